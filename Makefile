@@ -1,0 +1,85 @@
+# tuner: a compiler-flag autotuner for router kernels.
+#
+#   make            build build/release/tuner
+#   make test       install missing Debian packages, then unit tests (plain,
+#                   ASan+UBSan, pool/runner under TSan) and end-to-end tests
+#   make demo       run the bundled default study
+#   make bench      the tuner's own overhead per evaluation
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+VARIANT ?= release
+CC ?= cc
+
+PKGS := libgit2 yaml-0.1 jansson
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+B := build/$(VARIANT)
+CFLAGS_release := -O2 -g
+CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+CFLAGS_tsan := -O1 -g -fsanitize=thread
+CFLAGS_VARIANT = $(CFLAGS_$(VARIANT))
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
+LIBS = $(PKG_LIBS) -lpthread -lm
+
+CLI_SRC := tuner/main.c $(wildcard tuner/cmd_*.c)
+LIB_SRC := $(filter-out $(CLI_SRC),$(wildcard tuner/*.c))
+LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/%)
+# Tests of the threaded modules, also run under ThreadSanitizer.
+TSAN_TESTS := test_pool test_runner
+
+.PHONY: all deps test unit unit-run e2e demo bench install clean check-deps
+all: $(B)/tuner
+
+$(B)/obj/%.o: tuner/%.c | $(B)/obj
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(B)/obj:
+	mkdir -p $@
+
+$(B)/libtuner.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/tuner: $(CLI_OBJ) $(B)/libtuner.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libtuner.a $(LIBS)
+
+$(B)/test_%: tests/unit/test_%.c $(B)/libtuner.a
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libtuner.a -lcmocka $(LIBS)
+
+deps:
+	@scripts/install-deps.sh
+
+# Builds and runs the unit tests of this VARIANT.
+unit: $(UNIT_BIN)
+	@scripts/run-unit.sh $(UNIT_BIN)
+
+test: deps
+	@scripts/test.sh
+
+e2e: all
+	@scripts/run-e2e.sh $(B)/tuner
+
+demo: deps all
+	$(B)/tuner run spaces/demo.yaml
+
+bench: deps all
+	@bench/overhead.sh $(B)/tuner
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(B)/tuner $(DESTDIR)$(PREFIX)/bin/tuner
+
+clean:
+	rm -rf build
+
+-include $(wildcard $(B)/obj/*.d $(B)/*.d)

@@ -1,0 +1,76 @@
+/*
+ * build: one build of one configuration with one layout seed, including the
+ * PGO phases, and the size of its artifact.
+ *
+ *   pgo off:  build (TUNER_PGO=off)
+ *   pgo on:   build (TUNER_PGO=generate, TUNER_OUT=DIR/pgo-generate)
+ *             -> train (TUNER_ARTIFACT = the instrumented artifact)
+ *             -> build (TUNER_PGO=use); the profile stays in DIR/profile
+ *
+ * Every phase runs `/bin/sh -c COMMAND` through the runner, with the TUNER_*
+ * variables of DESIGN.md in its environment, output appended to
+ * DIR/build.log. A phase that fails or times out ends the build with that
+ * status: a result, not an error.
+ */
+#ifndef TUNER_BUILD_H
+#define TUNER_BUILD_H
+
+#include "tuner/journal.h"
+#include "tuner/space.h"
+#include "tuner/study.h"
+
+struct build_request {
+	const struct study *study;
+	const struct config *config;
+	unsigned layout_seed;
+	const char *src_dir;  /* exported source tree (TUNER_SRC) */
+	const char *commit, *tree;
+	int dirty;
+	const char *dir;      /* this build's output directory (absolute) */
+	const char *key;      /* build cache key */
+	unsigned jobs;        /* TUNER_JOBS */
+};
+
+/* Returned when tn_cancelled() interrupted the build: nothing to record. */
+#define BUILD_ECANCELLED (-2)
+
+/*
+ * Computes the build cache key: source tree id, flags, PGO mode, layout
+ * seed, build and train commands, artifact name and compiler version.
+ */
+void build_key(char out[17], const struct study *s, const struct config *c,
+	       unsigned layout_seed, const char *tree, const char *compiler);
+
+/*
+ * Runs the build described by req. Any previous content of req->dir is
+ * removed first (a partial build of an interrupted run). Fills out (caller
+ * releases with build_record_release()) and returns 0 whatever the build's
+ * status; BUILD_ECANCELLED if cancelled (out left empty); -1 with message
+ * on a system error.
+ */
+int build_run(struct build_record *out, const struct build_request *req);
+
+/*
+ * The environment of a study command: a NULL-terminated array of
+ * "TUNER_X=value" strings. Fields that are NULL are left out. Caller frees
+ * with env_free().
+ */
+struct cmd_env {
+	const char *flags, *src, *out, *pgo, *profile_dir, *artifact, *testbed,
+		*config_id;
+	unsigned jobs, layout_seed;
+	long run; /* -1: unset */
+};
+char **env_build(const struct cmd_env *e);
+void env_free(char **env);
+
+/*
+ * Runs `/bin/sh -c command` with env, appending output to log (NULL: none),
+ * capturing stdout when capture is set. Result in r (release with
+ * runner_release). 0, or -1 with message when it could not be started.
+ */
+struct runner;
+int run_shell(struct runner *r, const char *command, char *const *env,
+	      const char *log, int capture, double timeout);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * journal: results/<study>/journal.jsonl, the study's memory.
+ *
+ * Append-only JSON Lines, one record per event, each written with a single
+ * write() and flushed, so a crash (even SIGKILL) loses at most the record
+ * being written. The first line is a header {"type":"header","format":1,
+ * "study":NAME,"study_hash":H,"tuner":VERSION}. Opening an existing journal
+ * replays it: builds and measurements it holds are looked up instead of
+ * being redone. A torn last line (no newline, or not JSON) is cut off (the
+ * caller warns, see journal_torn()) and the next record takes its place; a
+ * line in the middle that is not JSON, or another format version, is an
+ * error. Record types this tuner does not know are skipped.
+ *
+ * Records:
+ *   {"type":"build","key","config","seed","flags","pgo","commit","tree",
+ *    "dirty","status","exit","seconds","size","dir","artifact"}
+ *   {"type":"measure","build","config","testbed","run","ok",
+ *    "values":{NAME:NUMBER|null},"seconds","error" (only when set)}
+ *   {"type":"run","jobs","planned","cached","time"}, {"type":"end",
+ *    "status","time"}; times are UTC, ISO 8601.
+ *
+ * jansson is used here, in measure (parsers) and in report only.
+ * All functions are thread-safe.
+ */
+#ifndef TUNER_JOURNAL_H
+#define TUNER_JOURNAL_H
+
+#include <stddef.h>
+
+#define JOURNAL_FORMAT 1
+
+enum build_status { BUILD_OK = 0, BUILD_FAILED, BUILD_TIMEOUT, BUILD_TRAIN_FAILED,
+		    BUILD_NO_ARTIFACT, BUILD_SIZE_FAILED };
+
+/* Name of a status as written in the journal ("ok", "failed", ...). */
+const char *build_status_name(enum build_status s);
+
+struct build_record {
+	char key[17];       /* build cache key */
+	char config_id[17];
+	unsigned layout_seed;
+	char *flags;        /* the candidate's TUNER_FLAGS */
+	int pgo;            /* 0 off, 1 on */
+	char commit[41];
+	char tree[41];
+	int dirty;          /* the source held uncommitted changes */
+	enum build_status status;
+	int exit_status;    /* of the failing step, or 0 */
+	double seconds;     /* wall time of all phases */
+	double size;        /* NaN when no size objective or failed */
+	char *dir;          /* build output directory */
+	char *artifact;     /* path of the artifact, or NULL */
+};
+
+struct measure_record {
+	char build_key[17];
+	char config_id[17];
+	char *testbed;
+	unsigned run;        /* repeat index, 0-based */
+	int ok;              /* all values parsed */
+	size_t nvalues;
+	char **names;        /* objective names */
+	double *values;      /* NaN where not parsed */
+	double seconds;
+	char *error;         /* NULL when ok; else a one-line reason */
+};
+
+struct journal;
+
+/*
+ * Opens (creating if missing, with its directory) and replays the journal at
+ * path. A new journal gets the header. An existing one whose study_hash
+ * differs is still used (the build keys decide what is reusable); *changed
+ * is set to 1 then (NULL ok). Caller frees with journal_close().
+ */
+int journal_open(struct journal **out, const char *path, const char *study,
+		 const char *study_hash, int *changed);
+
+/* Appends (and remembers) a copy of rec. 0 or -1 with message. Strings
+ * must be UTF-8 (JSON cannot carry other bytes); NaN and infinite numbers
+ * are written as null and read back as NaN. */
+int journal_add_build(struct journal *j, const struct build_record *rec);
+int journal_add_measure(struct journal *j, const struct measure_record *rec);
+/* Appends {"type":"run","jobs":..,"planned":..,"cached":..,"time":..}. */
+int journal_add_run(struct journal *j, unsigned jobs, unsigned long planned,
+		    unsigned long cached);
+/* Appends {"type":"end","status":"complete"|"interrupted",...}. */
+int journal_add_end(struct journal *j, int interrupted);
+
+/* The last build record with this key, or NULL. The pointer stays valid
+ * until journal_close(); do not free. */
+const struct build_record *journal_find_build(struct journal *j, const char *key);
+
+/*
+ * The measurement records of a build on a testbed (testbed NULL: all
+ * testbeds), in journal order. *out is a malloced array of pointers owned by
+ * the journal (free the array with free(), not the records), NULL when the
+ * count is 0. Returns the count.
+ */
+size_t journal_measures(struct journal *j, const char *build_key,
+			const char *testbed, const struct measure_record ***out);
+
+/* Number of build records replayed from the file when it was opened. */
+size_t journal_replayed_builds(struct journal *j);
+
+/* 1 if opening dropped a torn last line (and cut it from the file), for
+ * the caller to warn about; the library itself prints nothing. */
+int journal_torn(struct journal *j);
+
+void journal_close(struct journal *j);
+
+/* Releases the fields of a record (not the struct). */
+void build_record_release(struct build_record *r);
+void measure_record_release(struct measure_record *r);
+
+#endif

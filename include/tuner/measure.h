@@ -1,0 +1,28 @@
+/*
+ * measure: parsers that turn a measure command's stdout into a number.
+ *
+ *   number       the last number on stdout (decimal or float, e.g. "1.5e3")
+ *   iperf3       `iperf3 -J` output: end.sum_received.bits_per_second,
+ *                reported in Mbit/s (divided by 1e6)
+ *   json:PATH    a number at PATH in a JSON document on stdout; PATH is
+ *                dot-separated keys, with [N] for array elements, e.g.
+ *                json:end.streams[0].receiver.bits_per_second
+ *
+ * Pure: no I/O.
+ */
+#ifndef TUNER_MEASURE_H
+#define TUNER_MEASURE_H
+
+#include <stddef.h>
+
+/* 1 if name is a known parser (json: needs a non-empty, well-formed path). */
+int measure_parser_valid(const char *name);
+
+/* Comma-separated list of parser names for messages. Static string. */
+const char *measure_parser_names(void);
+
+/* Parses text (len bytes, need not be NUL-terminated) with parser. 0 with
+ * *out set, or -1 with message saying what was missing. */
+int measure_parse(double *out, const char *parser, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * runner: one child process, from start to reaped.
+ *
+ * Life cycle:  struct runner r = RUNNER_INIT;
+ *              runner_start(&r, &opts);  -> 0, or -1 (could not start)
+ *              runner_wait(&r);          -> 0 (r.result filled), or -1
+ *              runner_release(&r);
+ *
+ * The child runs in its own process group (posix_spawn with
+ * POSIX_SPAWN_SETPGROUP), with default signal dispositions and an empty
+ * signal mask. At the deadline the whole group gets SIGTERM, and SIGKILL
+ * after a grace period; the group is also SIGKILLed after the child exits,
+ * so no grandchild that stayed in the group outlives its command. When
+ * tn_cancelled() becomes true the group is killed the same way.
+ *
+ * Commands are argv vectors, never shell text built by us: a shell command
+ * of the study runs as {"/bin/sh", "-c", command} with flags and paths
+ * passed in the environment.
+ */
+#ifndef TUNER_RUNNER_H
+#define TUNER_RUNNER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct runner_opts {
+	const char *const *argv; /* argv[0] is the program (PATH searched) */
+	const char *const *env;  /* NULL-terminated "NAME=value" added to (and
+	                            overriding) the inherited environment; or NULL */
+	int clear_env;           /* start from an empty environment */
+	const char *cwd;         /* NULL: inherit */
+	const char *log_path;    /* NULL: stderr -> /dev/null; else stdout and
+	                            stderr are appended to this file */
+	int capture;             /* capture stdout into result.out (also copied
+	                            to the log when log_path is set) */
+	size_t capture_max;      /* cap on captured bytes; 0 = 1 MiB */
+	double timeout;          /* seconds; 0 = none */
+	double grace;            /* seconds between TERM and KILL; 0 = 2 */
+};
+#define RUNNER_OPTS_INIT { NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0 }
+
+struct runner_result {
+	int exited;       /* exited normally */
+	int exit_code;    /* when exited */
+	int signal;       /* terminating signal, or 0 */
+	int status;       /* exit_code, or 128 + signal */
+	int timed_out;    /* killed by the deadline */
+	int cancelled;    /* killed because tn_cancelled() */
+	double wall;      /* seconds */
+	double user, sys; /* CPU seconds of the child (and reaped children) */
+	long maxrss_kb;
+	char *out;        /* captured stdout, NUL-terminated, or NULL;
+	                     owned by the runner, freed by runner_release */
+	size_t out_len;
+	int out_truncated;
+};
+
+struct runner {
+	pid_t pid; /* also the process group id */
+	int out_fd;
+	int log_fd;
+	double start, deadline, kill_at;
+	size_t capture_max;
+	double grace;
+	struct runner_result result;
+};
+#define RUNNER_INIT { -1, -1, -1, 0, 0, 0, 0, 0, { 0 } }
+
+/* Starts the child. -1 with message if it could not be started (missing
+ * program, unopenable log, ...). */
+int runner_start(struct runner *r, const struct runner_opts *opts);
+
+/* Waits for the child, enforcing timeout and cancellation, reads captured
+ * output, then kills what is left of the process group and reaps the child.
+ * Fills r->result. 0, or -1 with message on a system error. */
+int runner_wait(struct runner *r);
+
+/* Frees captured output and closes descriptors; kills and reaps the group if
+ * runner_wait was never called. */
+void runner_release(struct runner *r);
+
+/* Convenience: start + wait. out must be released with runner_release. */
+int runner_run(struct runner *r, const struct runner_opts *opts);
+
+#endif

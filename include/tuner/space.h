@@ -1,0 +1,76 @@
+/*
+ * space: the flag space of a study. A space is a list of named dimensions,
+ * each a list of values; a configuration picks one value per dimension.
+ *
+ * A value of a flag dimension is a flag string (possibly empty, possibly
+ * several flags separated by spaces). The dimension named "pgo" is special:
+ * its values are "off" and/or "on" and select profile-guided optimisation.
+ *
+ * Configurations are numbered 0 .. space_size()-1 in mixed radix (the last
+ * dimension varies fastest). A configuration's *id* does not depend on that
+ * numbering: it is a hash of the normalized flag set (whitespace-separated
+ * tokens, sorted, duplicates removed) and the PGO mode, so renaming or
+ * reordering dimensions keeps every id.
+ *
+ * Pure: no I/O.
+ */
+#ifndef TUNER_SPACE_H
+#define TUNER_SPACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum dim_kind { DIM_FLAGS, DIM_PGO };
+
+struct dimension {
+	char *name;   /* malloced */
+	enum dim_kind kind;
+	char **values; /* nvalues malloced strings; for DIM_PGO "off"/"on" */
+	size_t nvalues;
+};
+
+struct space {
+	struct dimension *dims;
+	size_t ndims;
+};
+#define SPACE_INIT { NULL, 0 }
+
+enum pgo_mode { PGO_OFF = 0, PGO_ON = 1 };
+
+struct config {
+	uint64_t index;
+	char *flags;  /* malloced; the chosen flag values in dimension order,
+	                 joined by one space, empty values skipped; byte for byte
+	                 as written in the study otherwise */
+	enum pgo_mode pgo;
+	char id[17];  /* stable id, 16 hex digits */
+};
+#define CONFIG_INIT { 0, NULL, PGO_OFF, { 0 } }
+
+/*
+ * Adds a dimension, copying name and values. kind is DIM_PGO when name is
+ * "pgo". Fails (-1, message without location) on an empty value list, a
+ * duplicate dimension name, a duplicate value, or a pgo value other than
+ * "off"/"on".
+ */
+int space_add_dimension(struct space *s, const char *name,
+			const char *const *values, size_t nvalues);
+
+/* Number of configurations; saturates at UINT64_MAX. 1 for no dimensions. */
+uint64_t space_size(const struct space *s);
+
+/* Fills out with configuration `index` (< space_size). Caller releases out
+ * with config_release(). Returns 0, or -1 if index is out of range. */
+int space_config(struct config *out, const struct space *s, uint64_t index);
+
+/* Computes the stable id of a flag string and PGO mode. */
+void config_id(char out[17], const char *flags, enum pgo_mode pgo);
+
+/* Normalized flag set: tokens sorted, deduplicated, joined by one space.
+ * Caller frees with free(). */
+char *flags_normalize(const char *flags);
+
+void config_release(struct config *c);
+void space_release(struct space *s);
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * util: errors, memory, strings, hashing, a seeded RNG and the cancellation
+ * flag. Everything here is safe to call from any thread.
+ *
+ * Errors: a function that fails sets one message with tn_error() (kept per
+ * thread) and returns -1; the command layer prints it once with tn_errmsg().
+ * Allocation failure is not an error but an abort: x*() never return NULL.
+ */
+#ifndef TUNER_UTIL_H
+#define TUNER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TUNER_VERSION "0.1.0"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Sets this thread's error message (printf format) and returns -1. */
+int tn_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, prefixed "FILE:LINE:COL: "; line/col 0 are left out. Returns -1. */
+int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Same, appending ": strerror(errno)". Returns -1. */
+int tn_error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* This thread's last message ("" if none). Owned by the thread; valid until
+ * the next tn_error*() call on the same thread. */
+const char *tn_errmsg(void);
+void tn_error_clear(void);
+
+/* Allocation: abort on out-of-memory. Caller frees with free(). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Grows *arr (of *alloc elements of size sz) to hold at least n elements. */
+#define ALLOC_GROW(arr, n, alloc) \
+	do { \
+		if ((n) > (alloc)) { \
+			(alloc) = (alloc) ? (alloc) * 2 : 8; \
+			if ((alloc) < (n)) \
+				(alloc) = (n); \
+			(arr) = xrealloc((arr), (alloc) * sizeof(*(arr))); \
+		} \
+	} while (0)
+
+/* A growable, always NUL-terminated byte string (git's strbuf). */
+struct strbuf {
+	char *buf; /* never NULL after any strbuf_add*; "" before */
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void strbuf_reset(struct strbuf *sb);
+/* Returns the string (malloced, caller frees with free()) and resets sb. */
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+/* buf or "" when nothing was added yet. */
+const char *strbuf_str(const struct strbuf *sb);
+
+/* 64-bit FNV-1a, continuing from h (start with HASH64_INIT). */
+#define HASH64_INIT 0xcbf29ce484222325ULL
+uint64_t hash64(uint64_t h, const void *data, size_t len);
+uint64_t hash64_str(uint64_t h, const char *s); /* includes the NUL */
+/* 16 lowercase hex digits + NUL. */
+void hash64_hex(char out[17], uint64_t h);
+
+/* xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018). */
+struct rng {
+	uint64_t s[4];
+};
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t rng_below(struct rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+double rng_double(struct rng *r);
+
+/* Files. */
+/* mkdir -p; 0 or -1 with message. */
+int mkdir_p(const char *path);
+/* rm -rf (does not follow links); 0 or -1 with message. Missing is fine. */
+int remove_tree(const char *path);
+/* Whole file, NUL-terminated; *out caller frees with free(). */
+int read_file(char **out, size_t *len, const char *path);
+/* Writes data to path atomically (temp file + rename). */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* Directory part of path ("." if none). Caller frees with free(). */
+char *path_dirname(const char *path);
+
+/* Monotonic clock, seconds. */
+double now_seconds(void);
+/* Number of online CPUs, >= 1. */
+unsigned cpu_count(void);
+
+/*
+ * Cancellation: one process-wide flag, set from the SIGINT/SIGTERM handler
+ * (tn_cancel is async-signal-safe). Runners and the pool poll it.
+ */
+void tn_cancel(void);
+int tn_cancelled(void);
+void tn_cancel_reset(void); /* for tests */
+
+/* Parses a decimal/float in full ("12", "1e3", "0.5"); 0 or -1 (no message). */
+int parse_double(double *out, const char *s);
+int parse_u64(uint64_t *out, const char *s);
+
+#endif

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The whole test suite (what `make test` and .ci/run run): unit tests plain
+# and under ASan+UBSan, the threaded modules under TSan, end-to-end tests on
+# the release binary. Ends with one line "tests: N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+total_p=0
+total_f=0
+status=0
+
+step() {
+	local name=$1
+	shift
+	echo "== $name"
+	local log
+	log=$(mktemp)
+	"$@" 2>&1 | tee "$log"
+	local rc=${PIPESTATUS[0]}
+	local line
+	line=$(grep -E '^[a-z()0-9-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -n "$line" ]; then
+		local p f
+		p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+		f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+		total_p=$((total_p + p))
+		total_f=$((total_f + f))
+	fi
+	if [ "$rc" -ne 0 ]; then
+		status=1
+		[ -n "$line" ] && [ "$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')" -gt 0 ] || total_f=$((total_f + 1))
+	fi
+	rm -f "$log"
+}
+
+step "build + unit (release)" make -s -j"$jobs" VARIANT=release all unit
+step "unit (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" VARIANT=asan unit
+step "pool + runner (TSan)" make -s -j"$jobs" VARIANT=tsan build/tsan/test_pool build/tsan/test_runner unit UNIT_BIN="build/tsan/test_pool build/tsan/test_runner"
+step "end to end" make -s VARIANT=release e2e
+
+echo "tests: $total_p passed, $total_f failed"
+exit $status

@@ -1,0 +1,52 @@
+# Helpers for end-to-end tests (sourced). Each test runs with TUNER, ROOT and
+# TMPDIR set by scripts/run-e2e.sh.
+set -euo pipefail
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Makes a git repository at $1 holding the fixture program under prog/ and
+# commits it. Git runs with a fixed identity and no user configuration.
+make_repo() {
+	local repo=$1
+	export GIT_CONFIG_NOSYSTEM=1 HOME="$TMPDIR/home"
+	export GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid
+	export GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid
+	mkdir -p "$HOME" "$repo"
+	cp -r "$ROOT/tests/fixtures/prog" "$repo/prog"
+	git -C "$repo" init -q -b main
+	git -C "$repo" add -A
+	git -C "$repo" commit -q -m "fixture"
+}
+
+# Writes a study over the fixture at $1 (a file inside the repo) with the
+# space given as YAML lines on stdin.
+write_study() {
+	local file=$1 name=$2
+	{
+		echo "study: $name"
+		echo "source: {repo: ., rev: HEAD, path: prog}"
+		echo "space:"
+		cat
+		cat <<'YAML'
+build:
+  command: make -s -f "$TUNER_SRC/Makefile"
+  artifact: prog
+  timeout: 300
+train:
+  command: '"$TUNER_ARTIFACT" 3000 >/dev/null && cp "$TUNER_OUT"/*.gcda "$TUNER_PROFILE_DIR"/'
+size: {of: artifact, measure: text}
+measure: {command: '"$TUNER_SRC/measure.sh"', parser: number, repeats: 1, timeout: 120}
+objectives:
+  - {name: instructions, goal: min}
+  - {name: size, unit: bytes, goal: min}
+YAML
+	} >"$file"
+}
+
+# Number of journal records of a type ("build", "measure").
+count_records() {
+	grep -c "\"type\":\"$2\"" "$1" || true
+}

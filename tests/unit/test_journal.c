@@ -1,0 +1,546 @@
+/*
+ * Unit tests for journal: round trips through the file, torn and corrupt
+ * files, and appends from several threads. Every file written is also
+ * checked line by line with jansson.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "tuner/journal.h"
+#include "tuner/util.h"
+
+/* Everything a shell or a JSON writer could trip over. */
+#define NASTY_FLAGS "-O2 -DX=\"a b\" -DY='c' back\\slash $(rm -rf /) `id`; echo \\\"x\\\" " \
+	"&& tab\there nl\nthere \x01\x1f \xc3\xa9t\xc3\xa9 {\"type\":\"end\"}"
+
+struct fixture {
+	char root[64];
+	char *path; /* root/results/study/journal.jsonl: dirs not yet there */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+
+	strcpy(f->root, "/tmp/tuner-journal-XXXXXX");
+	assert_non_null(mkdtemp(f->root));
+	f->path = xasprintf("%s/results/study/journal.jsonl", f->root);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(remove_tree(f->root), 0);
+	free(f->path);
+	free(f);
+	return 0;
+}
+
+static void key_of(char out[17], const char *what, int i)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s-%d", what, i);
+	hash64_hex(out, hash64_str(HASH64_INIT, buf));
+}
+
+static void make_build(struct build_record *r, const char *what, int i)
+{
+	memset(r, 0, sizeof(*r));
+	key_of(r->key, what, i);
+	key_of(r->config_id, "config", i);
+	r->layout_seed = (unsigned)i * 7u;
+	r->flags = "-O2";
+	r->pgo = i & 1;
+	memset(r->commit, 'c', 40);
+	memset(r->tree, 'e', 40);
+	r->dirty = i % 3 == 0;
+	r->status = BUILD_OK;
+	r->seconds = 0.1 + 0.2; /* not exactly 0.3: tests the round trip */
+	r->size = 1000.0 + i;
+	r->dir = "builds/x";
+	r->artifact = "builds/x/a.out";
+}
+
+/* Checks that every line is a JSON object ending in '\n'; returns the
+ * number of lines and how many are headers. */
+static size_t check_lines(const char *path, size_t *headers)
+{
+	char *data, *p;
+	size_t len, n = 0;
+
+	*headers = 0;
+	assert_int_equal(read_file(&data, &len, path), 0);
+	assert_true(len > 0);
+	assert_int_equal(data[len - 1], '\n');
+	for (p = data; p < data + len; ) {
+		char *nl = memchr(p, '\n', (size_t)(data + len - p));
+		json_error_t err;
+		json_t *o;
+
+		assert_non_null(nl);
+		o = json_loadb(p, (size_t)(nl - p), 0, &err);
+		if (!o)
+			fail_msg("%s:%zu: %s", path, n + 1, err.text);
+		assert_true(json_is_object(o));
+		if (!strcmp(json_string_value(json_object_get(o, "type")), "header"))
+			(*headers)++;
+		json_decref(o);
+		n++;
+		p = nl + 1;
+	}
+	free(data);
+	return n;
+}
+
+static void append_raw(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_size;
+}
+
+static void test_journal__round_trip(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct build_record b1, b2, b1again;
+	struct measure_record m = { 0 };
+	const struct build_record *got;
+	const struct measure_record **ms;
+	char *names[] = { "throughput", "latency" };
+	double values[2];
+	int changed = -1;
+	size_t headers;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "hash1", &changed), 0);
+	assert_int_equal(changed, 0);
+	assert_int_equal(journal_replayed_builds(j), 0);
+	assert_int_equal(journal_torn(j), 0);
+
+	make_build(&b1, "b", 1);
+	b1.flags = NASTY_FLAGS;
+	b1.size = NAN;
+	b1.artifact = NULL;
+	b1.status = BUILD_FAILED;
+	b1.exit_status = 2;
+	make_build(&b2, "b", 2);
+	b1again = b1;
+	b1again.status = BUILD_OK;
+	b1again.exit_status = 0;
+	b1again.artifact = "later";
+	assert_int_equal(journal_add_build(j, &b1), 0);
+	assert_int_equal(journal_add_build(j, &b2), 0);
+	assert_int_equal(journal_add_run(j, 2, 10, 1), 0);
+
+	memcpy(m.build_key, b1.key, 17);
+	memcpy(m.config_id, b1.config_id, 17);
+	m.nvalues = 2;
+	m.names = names;
+	m.values = values;
+	for (unsigned i = 0; i < 3; i++) {
+		m.testbed = i == 1 ? "lab" : "local";
+		m.run = i;
+		m.ok = i != 2;
+		values[0] = 100.0 / 3 + i;
+		values[1] = i == 2 ? NAN : 1e-9 * i;
+		m.seconds = 1.5 * i;
+		m.error = i == 2 ? "parser: no \"number\" found" : NULL;
+		assert_int_equal(journal_add_measure(j, &m), 0);
+	}
+	assert_int_equal(journal_add_build(j, &b1again), 0);
+	assert_int_equal(journal_add_end(j, 0), 0);
+	journal_close(j);
+
+	assert_int_equal(journal_open(&j, f->path, "study", "hash1", &changed), 0);
+	assert_int_equal(changed, 0);
+	assert_int_equal(journal_replayed_builds(j), 3);
+
+	/* The later record with the same key wins. */
+	got = journal_find_build(j, b1.key);
+	assert_non_null(got);
+	assert_int_equal(got->status, BUILD_OK);
+	assert_string_equal(got->artifact, "later");
+	assert_string_equal(got->flags, NASTY_FLAGS);
+	assert_true(isnan(got->size));
+	assert_int_equal(got->layout_seed, 7);
+	assert_int_equal(got->pgo, 1);
+
+	got = journal_find_build(j, b2.key);
+	assert_non_null(got);
+	assert_string_equal(got->key, b2.key);
+	assert_string_equal(got->config_id, b2.config_id);
+	assert_string_equal(got->commit, b2.commit);
+	assert_string_equal(got->tree, b2.tree);
+	assert_string_equal(got->flags, "-O2");
+	assert_string_equal(got->dir, "builds/x");
+	assert_string_equal(got->artifact, "builds/x/a.out");
+	assert_int_equal(got->pgo, 0);
+	assert_int_equal(got->dirty, 0);
+	assert_int_equal(got->layout_seed, 14);
+	assert_true(got->seconds == 0.1 + 0.2);
+	assert_true(got->size == 1002.0);
+	assert_null(journal_find_build(j, "0000000000000000"));
+
+	assert_int_equal(journal_measures(j, b1.key, NULL, &ms), 3);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(ms[i]->run, i);
+		assert_string_equal(ms[i]->build_key, b1.key);
+		assert_string_equal(ms[i]->testbed, i == 1 ? "lab" : "local");
+		assert_int_equal(ms[i]->ok, i != 2);
+		assert_int_equal(ms[i]->nvalues, 2);
+		assert_string_equal(ms[i]->names[0], "throughput");
+		assert_string_equal(ms[i]->names[1], "latency");
+		assert_true(ms[i]->values[0] == 100.0 / 3 + i);
+		if (i == 2)
+			assert_true(isnan(ms[i]->values[1]));
+		else
+			assert_true(ms[i]->values[1] == 1e-9 * i);
+		assert_true(ms[i]->seconds == 1.5 * i);
+	}
+	assert_null(ms[0]->error);
+	assert_string_equal(ms[2]->error, "parser: no \"number\" found");
+	free(ms);
+	assert_int_equal(journal_measures(j, b1.key, "local", &ms), 2);
+	assert_int_equal(ms[0]->run, 0);
+	assert_int_equal(ms[1]->run, 2);
+	free(ms);
+	assert_int_equal(journal_measures(j, b1.key, "elsewhere", &ms), 0);
+	assert_null(ms);
+	assert_int_equal(journal_measures(j, b2.key, NULL, &ms), 0);
+	assert_null(ms);
+
+	/* Appending after a replay keeps one header: header, 3 builds, run,
+	 * 3 measures, 2 ends. */
+	assert_int_equal(journal_add_end(j, 1), 0);
+	journal_close(j);
+	assert_int_equal(check_lines(f->path, &headers), 10);
+	assert_int_equal(headers, 1);
+}
+
+static void test_journal__bad_utf8(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct build_record b;
+	size_t headers;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	make_build(&b, "b", 1);
+	b.flags = "-O2 \xff\xfe";
+	assert_int_equal(journal_add_build(j, &b), -1);
+	assert_non_null(strstr(tn_errmsg(), "UTF-8"));
+	assert_null(journal_find_build(j, b.key));
+	journal_close(j);
+	assert_int_equal(check_lines(f->path, &headers), 1);
+}
+
+static void torn_case(struct fixture *f, const char *tail)
+{
+	struct journal *j = NULL;
+	struct build_record b;
+	off_t good;
+	size_t headers;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	make_build(&b, "b", 1);
+	assert_int_equal(journal_add_build(j, &b), 0);
+	journal_close(j);
+	good = file_size(f->path);
+
+	append_raw(f->path, tail);
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_torn(j), 1);
+	assert_int_equal(file_size(f->path), good);
+	assert_int_equal(journal_replayed_builds(j), 1);
+	make_build(&b, "b", 2);
+	assert_int_equal(journal_add_build(j, &b), 0);
+	journal_close(j);
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_torn(j), 0);
+	assert_int_equal(journal_replayed_builds(j), 2);
+	assert_non_null(journal_find_build(j, b.key));
+	journal_close(j);
+	assert_int_equal(check_lines(f->path, &headers), 3);
+	assert_int_equal(headers, 1);
+}
+
+static void test_journal__torn_no_newline(void **state)
+{
+	torn_case(*state, "{\"type\":\"build\",\"key\":\"ab");
+}
+
+static void test_journal__torn_garbage_line(void **state)
+{
+	/* What a crash can leave on some file systems: zeros, then a newline
+	 * from nowhere; still the last line, so still torn. */
+	torn_case(*state, "\x01\x02garbage\n");
+}
+
+static void test_journal__torn_header(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	char *dir = path_dirname(f->path);
+	size_t headers;
+
+	assert_int_equal(mkdir_p(dir), 0);
+	assert_int_equal(write_file_atomic(f->path, "{\"type\":\"hea", 12), 0);
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_torn(j), 1);
+	journal_close(j);
+	assert_int_equal(check_lines(f->path, &headers), 1);
+	assert_int_equal(headers, 1);
+	free(dir);
+}
+
+static void test_journal__garbage_in_middle(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct build_record b;
+	char *want;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	make_build(&b, "b", 1);
+	assert_int_equal(journal_add_build(j, &b), 0);
+	journal_close(j);
+	append_raw(f->path, "not json at all\n");
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_torn(j), 1);
+	journal_close(j);
+
+	append_raw(f->path, "{\"type\":\"build\",\"key\n");
+	append_raw(f->path, "{\"type\":\"end\",\"status\":\"complete\"}\n");
+	j = (struct journal *)1;
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
+	assert_null(j);
+	want = xasprintf("%s:3: not a JSON record", f->path);
+	assert_string_equal(tn_errmsg(), want);
+	free(want);
+}
+
+static void test_journal__bad_record_in_middle(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	char *want;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	journal_close(j);
+	/* JSON, but a build without a key cannot be looked up. */
+	append_raw(f->path, "{\"type\":\"build\",\"status\":\"ok\"}\n");
+	append_raw(f->path, "{\"type\":\"end\",\"status\":\"complete\"}\n");
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
+	want = xasprintf("%s:2: bad build record: 'key' missing or invalid", f->path);
+	assert_string_equal(tn_errmsg(), want);
+	free(want);
+}
+
+static void test_journal__unknown_type_skipped(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct build_record b;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	journal_close(j);
+	append_raw(f->path, "{\"type\":\"from-the-future\",\"x\":[1,2]}\n");
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	make_build(&b, "b", 1);
+	assert_int_equal(journal_add_build(j, &b), 0);
+	journal_close(j);
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_replayed_builds(j), 1);
+	journal_close(j);
+}
+
+static void test_journal__format_mismatch(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	char *dir = path_dirname(f->path);
+	const char *v2 = "{\"type\":\"header\",\"format\":2,\"study\":\"s\",\"study_hash\":\"h\"}\n";
+	const char *none = "{\"type\":\"build\"}\n";
+	char *want;
+
+	assert_int_equal(mkdir_p(dir), 0);
+	assert_int_equal(write_file_atomic(f->path, v2, strlen(v2)), 0);
+	assert_int_equal(journal_open(&j, f->path, "s", "h", NULL), -1);
+	want = xasprintf("%s:1: journal format 2, this tuner reads 1", f->path);
+	assert_string_equal(tn_errmsg(), want);
+	free(want);
+	/* Refused, not rewritten. */
+	assert_int_equal(file_size(f->path), (off_t)strlen(v2));
+
+	assert_int_equal(write_file_atomic(f->path, none, strlen(none)), 0);
+	assert_int_equal(journal_open(&j, f->path, "s", "h", NULL), -1);
+	assert_non_null(strstr(tn_errmsg(), ":1: not a tuner journal"));
+	free(dir);
+}
+
+static void test_journal__study_changed(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct build_record b;
+	int changed = -1;
+	size_t headers;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "old", &changed), 0);
+	assert_int_equal(changed, 0);
+	make_build(&b, "b", 1);
+	assert_int_equal(journal_add_build(j, &b), 0);
+	journal_close(j);
+
+	assert_int_equal(journal_open(&j, f->path, "study", "new", &changed), 0);
+	assert_int_equal(changed, 1);
+	/* Still used: the build keys decide what is reusable. */
+	assert_non_null(journal_find_build(j, b.key));
+	journal_close(j);
+	assert_int_equal(check_lines(f->path, &headers), 2);
+	assert_int_equal(headers, 1);
+}
+
+struct writer {
+	struct journal *j;
+	int id;
+	int failures;
+};
+
+#define PER_THREAD 500
+#define THREADS 4
+
+static void *write_many(void *arg)
+{
+	struct writer *w = arg;
+	char what[16];
+
+	snprintf(what, sizeof(what), "t%d", w->id);
+	for (int i = 0; i < PER_THREAD; i++) {
+		struct build_record b;
+		struct measure_record m = { 0 };
+		char *names[] = { "v" };
+		double v = i;
+
+		make_build(&b, what, i);
+		b.flags = NASTY_FLAGS;
+		memcpy(m.build_key, b.key, 17);
+		memcpy(m.config_id, b.config_id, 17);
+		m.testbed = what;
+		m.run = (unsigned)i;
+		m.ok = 1;
+		m.nvalues = 1;
+		m.names = names;
+		m.values = &v;
+		if (journal_add_build(w->j, &b) < 0 || journal_add_measure(w->j, &m) < 0)
+			w->failures++;
+		/* Readers run while others write. */
+		if (!journal_find_build(w->j, b.key))
+			w->failures++;
+	}
+	return NULL;
+}
+
+static void test_journal__concurrent(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct writer w[THREADS];
+	pthread_t t[THREADS];
+	size_t headers;
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	for (int i = 0; i < THREADS; i++) {
+		w[i] = (struct writer){ j, i, 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, write_many, &w[i]), 0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(w[i].failures, 0);
+	}
+	journal_close(j);
+
+	assert_int_equal(check_lines(f->path, &headers), 1 + 2 * THREADS * PER_THREAD);
+	assert_int_equal(headers, 1);
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_replayed_builds(j), THREADS * PER_THREAD);
+	for (int i = 0; i < THREADS; i++) {
+		char what[16];
+
+		snprintf(what, sizeof(what), "t%d", i);
+		for (int k = 0; k < PER_THREAD; k++) {
+			char key[17];
+			const struct build_record *b;
+			const struct measure_record **ms;
+
+			key_of(key, what, k);
+			b = journal_find_build(j, key);
+			assert_non_null(b);
+			assert_string_equal(b->flags, NASTY_FLAGS);
+			assert_int_equal(journal_measures(j, key, what, &ms), 1);
+			assert_int_equal(ms[0]->run, k);
+			assert_true(ms[0]->values[0] == k);
+			free(ms);
+		}
+	}
+	journal_close(j);
+}
+
+static void test_journal__status_names(void **state)
+{
+	assert_string_equal(build_status_name(BUILD_OK), "ok");
+	assert_string_equal(build_status_name(BUILD_TIMEOUT), "timeout");
+	assert_string_equal(build_status_name(BUILD_SIZE_FAILED), "size-failed");
+	assert_string_equal(build_status_name((enum build_status)99), "unknown");
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(test_journal__##name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(round_trip),
+		T(bad_utf8),
+		T(torn_no_newline),
+		T(torn_garbage_line),
+		T(torn_header),
+		T(garbage_in_middle),
+		T(bad_record_in_middle),
+		T(unknown_type_skipped),
+		T(format_mismatch),
+		T(study_changed),
+		T(concurrent),
+		T(status_names),
+	};
+
+	return cmocka_run_group_tests_name("journal", tests, NULL, NULL);
+}

@@ -1,0 +1,607 @@
+/* Unit tests for tuner/runner.c: real child processes under /bin/sh -c. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tuner/runner.h"
+#include "tuner/util.h"
+
+static char tmpdir[] = "/tmp/tuner-test-runner-XXXXXX";
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Path under the test's temp dir; caller frees. */
+static char *tmp_path(const char *name)
+{
+	return xasprintf("%s/%s", tmpdir, name);
+}
+
+static int file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static pid_t read_pid(const char *path)
+{
+	char *s;
+	long pid;
+
+	assert_int_equal(read_file(&s, NULL, path), 0);
+	pid = strtol(s, NULL, 10);
+	free(s);
+	assert_true(pid > 1);
+	return (pid_t)pid;
+}
+
+/*
+ * True once pid is gone. The test process is a child subreaper, so an
+ * orphaned grandchild becomes our child: reap it, or it stays a zombie and
+ * kill(pid, 0) keeps succeeding.
+ */
+static int gone(pid_t pid)
+{
+	for (int i = 0; i < 1000; i++) {
+		waitpid(pid, NULL, WNOHANG);
+		if (kill(pid, 0) < 0 && errno == ESRCH)
+			return 1;
+		sleep_ms(10);
+	}
+	return 0;
+}
+
+static int run_sh(struct runner *r, struct runner_opts *opts, const char *cmd)
+{
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	int ret;
+
+	opts->argv = argv;
+	ret = runner_run(r, opts);
+	opts->argv = NULL;
+	return ret;
+}
+
+static void test_runner__exit_codes(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	assert_int_equal(run_sh(&r, &o, "exit 0"), 0);
+	assert_true(r.result.exited);
+	assert_int_equal(r.result.exit_code, 0);
+	assert_int_equal(r.result.status, 0);
+	assert_int_equal(r.result.signal, 0);
+	assert_false(r.result.timed_out);
+	assert_false(r.result.cancelled);
+	assert_null(r.result.out);
+	assert_true(r.result.maxrss_kb > 0);
+	runner_release(&r);
+
+	assert_int_equal(run_sh(&r, &o, "exit 42"), 0);
+	assert_true(r.result.exited);
+	assert_int_equal(r.result.exit_code, 42);
+	assert_int_equal(r.result.status, 42);
+	runner_release(&r);
+}
+
+static void test_runner__signals(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	sigset_t block, old;
+
+	/* Ignored dispositions and the mask survive exec: the runner must
+	 * reset them, or the child would not die of these signals. */
+	signal(SIGUSR1, SIG_IGN);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR2);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+
+	assert_int_equal(run_sh(&r, &o, "kill -USR1 $$; exit 3"), 0);
+	assert_false(r.result.exited);
+	assert_int_equal(r.result.signal, SIGUSR1);
+	assert_int_equal(r.result.status, 128 + SIGUSR1);
+	runner_release(&r);
+
+	assert_int_equal(run_sh(&r, &o, "kill -USR2 $$; exit 3"), 0);
+	assert_int_equal(r.result.signal, SIGUSR2);
+	assert_int_equal(r.result.status, 128 + SIGUSR2);
+	runner_release(&r);
+
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	signal(SIGUSR1, SIG_DFL);
+}
+
+static void test_runner__capture(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	o.capture = 1;
+	assert_int_equal(run_sh(&r, &o, "printf 'hello\\nworld'; echo nope >&2"), 0);
+	assert_string_equal(r.result.out, "hello\nworld");
+	assert_int_equal(r.result.out_len, 11);
+	assert_false(r.result.out_truncated);
+	runner_release(&r);
+
+	assert_int_equal(run_sh(&r, &o, "true"), 0);
+	assert_non_null(r.result.out);
+	assert_int_equal(r.result.out_len, 0);
+	runner_release(&r);
+
+	/* Under the default cap of 1 MiB: all of it, beyond: the cap, and the
+	 * writer is drained to the end (head exits 0, no SIGPIPE). */
+	o.timeout = 60;
+	assert_int_equal(run_sh(&r, &o, "head -c 1000000 /dev/zero"), 0);
+	assert_int_equal(r.result.out_len, 1000000);
+	assert_false(r.result.out_truncated);
+	runner_release(&r);
+
+	assert_int_equal(run_sh(&r, &o, "head -c 1500000 /dev/zero"), 0);
+	assert_int_equal(r.result.out_len, 1 << 20);
+	assert_true(r.result.out_truncated);
+	assert_int_equal(r.result.status, 0);
+	runner_release(&r);
+
+	o.capture_max = 1000;
+	assert_int_equal(run_sh(&r, &o, "yes | head -c 300000"), 0);
+	assert_int_equal(r.result.out_len, 1000);
+	assert_int_equal(strlen(r.result.out), 1000);
+	assert_true(r.result.out_truncated);
+	assert_int_equal(r.result.status, 0);
+	assert_int_equal(memcmp(r.result.out, "y\ny\n", 4), 0);
+	runner_release(&r);
+}
+
+static void test_runner__log(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *log = tmp_path("log.txt");
+	char *bad = tmp_path("missing/log.txt");
+	char *s;
+	size_t len;
+
+	assert_int_equal(write_file_atomic(log, "old\n", 4), 0);
+	o.log_path = log;
+	assert_int_equal(run_sh(&r, &o, "echo out; echo err >&2"), 0);
+	assert_null(r.result.out);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, NULL, log), 0);
+	assert_string_equal(s, "old\nout\nerr\n");
+	free(s);
+
+	/* Captured stdout is also copied to the log, past the cap too. */
+	unlink(log);
+	o.capture = 1;
+	o.capture_max = 10;
+	assert_int_equal(run_sh(&r, &o, "echo err >&2; echo out; head -c 100000 /dev/zero"), 0);
+	assert_int_equal(r.result.out_len, 10);
+	assert_int_equal(memcmp(r.result.out, "out\n", 4), 0);
+	assert_true(r.result.out_truncated);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, &len, log), 0);
+	assert_int_equal(len, 4 + 4 + 100000);
+	assert_non_null(strstr(s, "out\n"));
+	assert_non_null(strstr(s, "err\n"));
+	free(s);
+
+	o.log_path = bad;
+	assert_int_equal(run_sh(&r, &o, "true"), -1);
+	assert_non_null(strstr(tn_errmsg(), "missing/log.txt"));
+	runner_release(&r);
+
+	unlink(log);
+	free(log);
+	free(bad);
+}
+
+static void test_runner__no_fd_leak(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *log = tmp_path("fds.log");
+	char *pipe_target, *p, *eol;
+	int n_log = 0, n_pipe = 0;
+
+	/* The child lists its shell's descriptors. Our pipe and log must show
+	 * up only as its stdout and stderr, not as leaked extra descriptors. */
+	o.log_path = log;
+	o.capture = 1;
+	assert_int_equal(run_sh(&r, &o, "ls -l /proc/$$/fd"), 0);
+	assert_int_equal(r.result.status, 0);
+	p = strstr(r.result.out, " 1 -> ");
+	assert_non_null(p);
+	eol = strchr(p, '\n');
+	assert_non_null(eol);
+	pipe_target = xstrndup(p + 6, (size_t)(eol - p - 6));
+	assert_non_null(strstr(pipe_target, "pipe:"));
+	for (p = r.result.out; (p = strstr(p, pipe_target)); p++)
+		n_pipe++;
+	for (p = r.result.out; (p = strstr(p, log)); p++)
+		n_log++;
+	assert_int_equal(n_pipe, 1);
+	assert_int_equal(n_log, 1);
+	free(pipe_target);
+	runner_release(&r);
+	unlink(log);
+	free(log);
+}
+
+static void test_runner__env(void **state)
+{
+	static const char nasty[] = "a;b $(touch %s/pwned) `touch %s/pwned2` "
+		"\"dq\" 'sq' back\\slash \\\" \\' $X ${HOME}\nnewline; rm -rf %s";
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *value = xasprintf(nasty, tmpdir, tmpdir, tmpdir);
+	char *assign = xasprintf("X=%s", value);
+	char *pwned = tmp_path("pwned");
+	char *pwned2 = tmp_path("pwned2");
+	const char *env[] = { assign, "TN_TEST_OVERRIDE=new", NULL };
+
+	setenv("TN_TEST_INHERIT", "inherited", 1);
+	setenv("TN_TEST_OVERRIDE", "old", 1);
+	o.capture = 1;
+	o.env = env;
+	assert_int_equal(run_sh(&r, &o, "printf %s \"$X\""), 0);
+	assert_int_equal(r.result.out_len, strlen(value));
+	assert_string_equal(r.result.out, value);
+	assert_false(file_exists(pwned));
+	assert_false(file_exists(pwned2));
+	runner_release(&r);
+
+	assert_int_equal(run_sh(&r, &o, "printf '%s|%s' \"$TN_TEST_INHERIT\" \"$TN_TEST_OVERRIDE\""), 0);
+	assert_string_equal(r.result.out, "inherited|new");
+	runner_release(&r);
+
+	/* Exactly one TN_TEST_OVERRIDE reaches the child. */
+	assert_int_equal(run_sh(&r, &o, "env | grep -c '^TN_TEST_OVERRIDE='"), 0);
+	assert_string_equal(r.result.out, "1\n");
+	runner_release(&r);
+
+	o.clear_env = 1;
+	assert_int_equal(run_sh(&r, &o, "printf '%s|%s' \"${TN_TEST_INHERIT-unset}\" \"$TN_TEST_OVERRIDE\""), 0);
+	assert_string_equal(r.result.out, "unset|new");
+	runner_release(&r);
+
+	unsetenv("TN_TEST_INHERIT");
+	unsetenv("TN_TEST_OVERRIDE");
+	free(value);
+	free(assign);
+	free(pwned);
+	free(pwned2);
+}
+
+static void test_runner__cwd(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char real[PATH_MAX];
+	char *want;
+	char *missing = tmp_path("no-such-dir");
+
+	assert_non_null(realpath(tmpdir, real));
+	want = xasprintf("%s\n", real);
+	o.capture = 1;
+	o.cwd = tmpdir;
+	assert_int_equal(run_sh(&r, &o, "pwd -P"), 0);
+	assert_string_equal(r.result.out, want);
+	runner_release(&r);
+
+	o.cwd = missing;
+	assert_int_equal(run_sh(&r, &o, "true"), -1);
+	assert_non_null(strstr(tn_errmsg(), "no-such-dir"));
+	assert_int_equal(r.pid, -1);
+	runner_release(&r);
+	free(want);
+	free(missing);
+}
+
+static void test_runner__spawn_failure(void **state)
+{
+	const char *abs[] = { "/nonexistent/tuner-prog", NULL };
+	const char *rel[] = { "tuner-no-such-program-here", NULL };
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	o.capture = 1;
+	o.argv = abs;
+	assert_int_equal(runner_run(&r, &o), -1);
+	assert_non_null(strstr(tn_errmsg(), "/nonexistent/tuner-prog"));
+	runner_release(&r);
+
+	o.argv = rel;
+	assert_int_equal(runner_start(&r, &o), -1);
+	assert_non_null(strstr(tn_errmsg(), "tuner-no-such-program-here"));
+	runner_release(&r);
+
+	/* PATH search finds programs. */
+	{
+		const char *tr[] = { "true", NULL };
+		o.argv = tr;
+		assert_int_equal(runner_run(&r, &o), 0);
+		assert_int_equal(r.result.status, 0);
+		runner_release(&r);
+	}
+}
+
+static void test_runner__timeout_kills_group(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *pidfile = tmp_path("timeout.pid");
+	char *cmd = xasprintf("sleep 1000 & echo $! > '%s'; sleep 1000", pidfile);
+	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+	pid_t child, grandchild;
+
+	o.argv = argv;
+	o.timeout = 0.5;
+	assert_int_equal(runner_start(&r, &o), 0);
+	child = r.pid;
+	assert_true(child > 0);
+	assert_int_equal(runner_wait(&r), 0);
+	assert_true(r.result.timed_out);
+	assert_false(r.result.cancelled);
+	assert_int_equal(r.result.signal, SIGTERM);
+	assert_int_equal(r.result.status, 128 + SIGTERM);
+	assert_true(r.result.wall >= 0.45);
+	assert_true(r.result.wall < 30);
+	runner_release(&r);
+
+	grandchild = read_pid(pidfile);
+	assert_true(gone(child));
+	assert_true(gone(grandchild));
+	unlink(pidfile);
+	free(pidfile);
+	free(cmd);
+}
+
+static void test_runner__term_ignored_then_killed(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	o.timeout = 1.0;
+	o.grace = 0.5;
+	assert_int_equal(run_sh(&r, &o, "trap '' TERM; while :; do sleep 0.05; done"), 0);
+	assert_true(r.result.timed_out);
+	assert_int_equal(r.result.signal, SIGKILL);
+	assert_int_equal(r.result.status, 128 + SIGKILL);
+	assert_true(r.result.wall >= 1.4);
+	assert_true(r.result.wall < 30);
+	runner_release(&r);
+}
+
+struct canceller {
+	const char *ready;
+	atomic_int fired;
+};
+
+static void *cancel_when_ready(void *data)
+{
+	struct canceller *c = data;
+
+	for (int i = 0; i < 3000 && !file_exists(c->ready); i++)
+		sleep_ms(10);
+	atomic_store(&c->fired, 1);
+	tn_cancel();
+	return NULL;
+}
+
+static void test_runner__cancel(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *ready = tmp_path("ready");
+	char *pidfile = tmp_path("cancel.pid");
+	char *cmd = xasprintf("sleep 1000 & echo $! > '%s'; : > '%s'; sleep 1000",
+			      pidfile, ready);
+	struct canceller c = { ready, 0 };
+	pthread_t t;
+	pid_t grandchild;
+
+	o.timeout = 120;
+	assert_int_equal(pthread_create(&t, NULL, cancel_when_ready, &c), 0);
+	assert_int_equal(run_sh(&r, &o, cmd), 0);
+	pthread_join(t, NULL);
+	assert_true(atomic_load(&c.fired));
+	assert_true(tn_cancelled());
+	tn_cancel_reset();
+	assert_true(r.result.cancelled);
+	assert_false(r.result.timed_out);
+	assert_int_equal(r.result.signal, SIGTERM);
+	assert_true(r.result.wall < 60);
+	runner_release(&r);
+
+	grandchild = read_pid(pidfile);
+	assert_true(gone(grandchild));
+	unlink(ready);
+	unlink(pidfile);
+	free(ready);
+	free(pidfile);
+	free(cmd);
+}
+
+static void test_runner__grandchild_killed_after_exit(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *pidfile = tmp_path("stay.pid");
+	char *cmd = xasprintf("sleep 1000 & echo $! > '%s'; echo done", pidfile);
+	pid_t grandchild;
+
+	/* The grandchild holds the capture pipe: only killing it ends the
+	 * output, well before the drain bound would. */
+	o.capture = 1;
+	o.timeout = 120;
+	assert_int_equal(run_sh(&r, &o, cmd), 0);
+	assert_false(r.result.timed_out);
+	assert_int_equal(r.result.status, 0);
+	assert_string_equal(r.result.out, "done\n");
+	assert_true(r.result.wall < 60);
+	runner_release(&r);
+
+	grandchild = read_pid(pidfile);
+	assert_true(gone(grandchild));
+	unlink(pidfile);
+	free(pidfile);
+	free(cmd);
+}
+
+static void test_runner__escaped_grandchild_does_not_hang(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *pidfile = tmp_path("escaped.pid");
+	/* The grandchild writes its pid only after setsid, so it has left our
+	 * process group (and session) by the time the child exits. */
+	char *cmd = xasprintf("setsid sh -c 'echo $$ > \"$1\"; exec sleep 1000' sh '%s' & "
+			      "while [ ! -s '%s' ]; do sleep 0.01; done; echo hi",
+			      pidfile, pidfile);
+	pid_t grandchild;
+	double t0 = now_seconds();
+
+	o.capture = 1;
+	o.timeout = 120;
+	assert_int_equal(run_sh(&r, &o, cmd), 0);
+	assert_int_equal(r.result.status, 0);
+	assert_string_equal(r.result.out, "hi\n");
+	assert_true(now_seconds() - t0 < 60);
+	runner_release(&r);
+
+	grandchild = read_pid(pidfile);
+	assert_int_equal(getsid(grandchild), grandchild);
+	kill(grandchild, SIGKILL);
+	assert_true(gone(grandchild));
+	unlink(pidfile);
+	free(pidfile);
+	free(cmd);
+}
+
+static void test_runner__release_without_wait(void **state)
+{
+	const char *argv[] = { "sleep", "1000", NULL };
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	pid_t pid;
+
+	o.argv = argv;
+	o.capture = 1;
+	assert_int_equal(runner_start(&r, &o), 0);
+	pid = r.pid;
+	runner_release(&r);
+	/* Reaped by runner_release itself: not even a zombie is left. */
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(r.pid, -1);
+	assert_int_equal(r.out_fd, -1);
+	runner_release(&r);
+}
+
+static void test_runner__rusage(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	assert_int_equal(run_sh(&r, &o, "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"), 0);
+	assert_int_equal(r.result.status, 0);
+	assert_true(r.result.user + r.result.sys > 0.01);
+	assert_true(r.result.wall >= r.result.user * 0.5);
+	assert_true(r.result.maxrss_kb > 0);
+	runner_release(&r);
+}
+
+/* Many runners on several threads at once: each gets its own output. */
+static atomic_int concurrent_errors;
+
+static void *run_many(void *data)
+{
+	intptr_t id = (intptr_t)data;
+
+	for (int i = 0; i < 15; i++) {
+		struct runner r = RUNNER_INIT;
+		struct runner_opts o = RUNNER_OPTS_INIT;
+		char *assign = xasprintf("ID=%ld-%d", (long)id, i);
+		const char *env[] = { assign, NULL };
+		const char *argv[] = { "/bin/sh", "-c", "printf %s \"$ID\"", NULL };
+
+		o.argv = argv;
+		o.env = env;
+		o.capture = 1;
+		o.timeout = 60;
+		if (runner_run(&r, &o) < 0 || r.result.status != 0 ||
+		    strcmp(r.result.out, assign + 3))
+			atomic_fetch_add(&concurrent_errors, 1);
+		runner_release(&r);
+		free(assign);
+	}
+	return NULL;
+}
+
+static void test_runner__concurrent(void **state)
+{
+	pthread_t t[4];
+
+	atomic_store(&concurrent_errors, 0);
+	for (intptr_t i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, run_many, (void *)i), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	assert_int_equal(atomic_load(&concurrent_errors), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runner__exit_codes),
+		cmocka_unit_test(test_runner__signals),
+		cmocka_unit_test(test_runner__capture),
+		cmocka_unit_test(test_runner__log),
+		cmocka_unit_test(test_runner__no_fd_leak),
+		cmocka_unit_test(test_runner__env),
+		cmocka_unit_test(test_runner__cwd),
+		cmocka_unit_test(test_runner__spawn_failure),
+		cmocka_unit_test(test_runner__timeout_kills_group),
+		cmocka_unit_test(test_runner__term_ignored_then_killed),
+		cmocka_unit_test(test_runner__cancel),
+		cmocka_unit_test(test_runner__grandchild_killed_after_exit),
+		cmocka_unit_test(test_runner__escaped_grandchild_does_not_hang),
+		cmocka_unit_test(test_runner__release_without_wait),
+		cmocka_unit_test(test_runner__rusage),
+		cmocka_unit_test(test_runner__concurrent),
+	};
+	int rc;
+
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	/* Orphaned grandchildren become ours, so the tests can reap them and
+	 * check that they are really gone. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	rc = cmocka_run_group_tests_name("runner", tests, NULL, NULL);
+	remove_tree(tmpdir);
+	return rc;
+}

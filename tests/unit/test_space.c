@@ -1,0 +1,184 @@
+/* Unit tests for space: configs, ids, normalization. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/space.h"
+#include "tuner/util.h"
+
+static void add(struct space *s, const char *name, const char *const *v, size_t n)
+{
+	assert_int_equal(space_add_dimension(s, name, v, n), 0);
+}
+
+static void test_space__size_and_order(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *opt[] = { "-O2", "-Os", "-O3" };
+	const char *reorder[] = { "", "-fno-reorder-blocks" };
+	const char *pgo[] = { "off", "on" };
+	struct config c = CONFIG_INIT;
+
+	add(&s, "opt", opt, 3);
+	add(&s, "reorder", reorder, 2);
+	add(&s, "pgo", pgo, 2);
+	assert_int_equal(space_size(&s), 12);
+	assert_int_equal(s.dims[2].kind, DIM_PGO);
+
+	assert_int_equal(space_config(&c, &s, 0), 0);
+	assert_string_equal(c.flags, "-O2");
+	assert_int_equal(c.pgo, PGO_OFF);
+	config_release(&c);
+
+	/* last dimension fastest: index 3 = opt 0, reorder 1, pgo 1 */
+	assert_int_equal(space_config(&c, &s, 3), 0);
+	assert_string_equal(c.flags, "-O2 -fno-reorder-blocks");
+	assert_int_equal(c.pgo, PGO_ON);
+	config_release(&c);
+
+	assert_int_equal(space_config(&c, &s, 11), 0);
+	assert_string_equal(c.flags, "-O3 -fno-reorder-blocks");
+	config_release(&c);
+
+	assert_int_equal(space_config(&c, &s, 12), -1);
+	space_release(&s);
+}
+
+static void test_space__ids_distinct(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *a[] = { "-O2", "-Os", "-O3" };
+	const char *b[] = { "", "-fno-tree-ch" };
+	const char *c4[] = { "", "-falign-functions=16", "-falign-functions=32", "-falign-functions=64" };
+	const char *pgo[] = { "off", "on" };
+	char ids[48][17];
+
+	add(&s, "opt", a, 3);
+	add(&s, "ch", b, 2);
+	add(&s, "align", c4, 4);
+	add(&s, "pgo", pgo, 2);
+	assert_int_equal(space_size(&s), 48);
+	for (uint64_t i = 0; i < 48; i++) {
+		struct config c = CONFIG_INIT;
+		assert_int_equal(space_config(&c, &s, i), 0);
+		memcpy(ids[i], c.id, 17);
+		assert_int_equal(strlen(c.id), 16);
+		for (uint64_t k = 0; k < i; k++)
+			assert_string_not_equal(ids[k], c.id);
+		config_release(&c);
+	}
+	space_release(&s);
+}
+
+static void test_space__id_stable_under_rename_and_reorder(void **state)
+{
+	struct space s1 = SPACE_INIT, s2 = SPACE_INIT;
+	const char *opt[] = { "-O2", "-Os" };
+	const char *ch[] = { "", "-fno-tree-ch" };
+	struct config c1 = CONFIG_INIT, c2 = CONFIG_INIT;
+
+	add(&s1, "opt", opt, 2);
+	add(&s1, "ch", ch, 2);
+	add(&s2, "tree_ch", ch, 2); /* renamed and reordered */
+	add(&s2, "level", opt, 2);
+
+	/* s1 index 1 = -O2 -fno-tree-ch; s2 index 2 = -fno-tree-ch -O2 */
+	assert_int_equal(space_config(&c1, &s1, 1), 0);
+	assert_int_equal(space_config(&c2, &s2, 2), 0);
+	assert_string_equal(c1.flags, "-O2 -fno-tree-ch");
+	assert_string_equal(c2.flags, "-fno-tree-ch -O2");
+	assert_string_equal(c1.id, c2.id);
+	config_release(&c1);
+	config_release(&c2);
+	space_release(&s1);
+	space_release(&s2);
+}
+
+static void test_space__pgo_changes_id(void **state)
+{
+	char a[17], b[17];
+
+	config_id(a, "-O2", PGO_OFF);
+	config_id(b, "-O2", PGO_ON);
+	assert_string_not_equal(a, b);
+	config_id(b, "  -O2\t", PGO_OFF);
+	assert_string_equal(a, b);
+}
+
+static void test_space__normalize(void **state)
+{
+	char *n = flags_normalize("  -O2 -fno-tree-ch\t-O2  -Os ");
+
+	assert_string_equal(n, "-O2 -Os -fno-tree-ch");
+	free(n);
+	n = flags_normalize("");
+	assert_string_equal(n, "");
+	free(n);
+}
+
+static void test_space__flags_byte_for_byte(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *evil[] = { "-DX='a;b' -DY=\"$(touch /tmp/pwned)\" -DZ=\\\\n" };
+	struct config c = CONFIG_INIT;
+
+	add(&s, "evil", evil, 1);
+	assert_int_equal(space_config(&c, &s, 0), 0);
+	assert_string_equal(c.flags, evil[0]);
+	config_release(&c);
+	space_release(&s);
+}
+
+static void test_space__bad_dimensions(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *opt[] = { "-O2" };
+	const char *dup[] = { "-O2", "-O2" };
+	const char *badpgo[] = { "off", "yes" };
+
+	assert_int_equal(space_add_dimension(&s, "opt", opt, 0), -1);
+	assert_non_null(strstr(tn_errmsg(), "no values"));
+	assert_int_equal(space_add_dimension(&s, "opt", dup, 2), -1);
+	assert_non_null(strstr(tn_errmsg(), "twice"));
+	assert_int_equal(space_add_dimension(&s, "pgo", badpgo, 2), -1);
+	assert_non_null(strstr(tn_errmsg(), "'yes'"));
+	add(&s, "opt", opt, 1);
+	assert_int_equal(space_add_dimension(&s, "opt", opt, 1), -1);
+	assert_non_null(strstr(tn_errmsg(), "duplicate dimension 'opt'"));
+	assert_int_equal(s.ndims, 1);
+	space_release(&s);
+}
+
+static void test_space__size_saturates(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *v[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", "j",
+			    "k", "l", "m", "n", "o", "p" };
+	char name[16];
+
+	for (int i = 0; i < 17; i++) { /* 16^17 = 2^68 */
+		snprintf(name, sizeof(name), "d%d", i);
+		add(&s, name, v, 16);
+	}
+	assert_true(space_size(&s) == UINT64_MAX);
+	space_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_space__size_and_order),
+		cmocka_unit_test(test_space__ids_distinct),
+		cmocka_unit_test(test_space__id_stable_under_rename_and_reorder),
+		cmocka_unit_test(test_space__pgo_changes_id),
+		cmocka_unit_test(test_space__normalize),
+		cmocka_unit_test(test_space__flags_byte_for_byte),
+		cmocka_unit_test(test_space__bad_dimensions),
+		cmocka_unit_test(test_space__size_saturates),
+	};
+	return cmocka_run_group_tests_name("space", tests, NULL, NULL);
+}

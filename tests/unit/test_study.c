@@ -1,0 +1,551 @@
+/* Unit tests for study: loading, defaults and every kind of error. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tuner/study.h"
+#include "tuner/util.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_study.XXXXXX");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	return remove_tree(tmpdir);
+}
+
+/* Writes text to tmpdir/name; returns the path (caller frees). */
+static char *write_yaml(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, name);
+
+	assert_int_equal(write_file_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+/* A study that loads; tests replace one line of it to break one thing. */
+#define L1 "study: t\n"
+#define L2 "space:\n"
+#define L3 "  opt: [-O2, -Os]\n"
+#define L4 "build: {command: make, artifact: a.out}\n"
+#define L5 "measure: {command: ./bench}\n"
+#define L6 "objectives: [{name: speed, goal: max}]\n"
+
+/*
+ * Loads yaml and asserts failure with the message "FILE:WHERE: ..."
+ * containing fragment, on one line, and out left released.
+ */
+static void expect_error(const char *yaml, const char *where, const char *fragment)
+{
+	struct study s;
+	char *path = write_yaml("s.yaml", yaml);
+	char *prefix = xasprintf("%s:%s: ", path, where);
+	const char *msg;
+
+	memset(&s, 0xa5, sizeof(s));
+	assert_int_equal(study_load(&s, path), -1);
+	msg = tn_errmsg();
+	if (strncmp(msg, prefix, strlen(prefix)) || !strstr(msg + strlen(prefix), fragment))
+		fail_msg("got \"%s\", want prefix \"%s\" and \"%s\"", msg, prefix, fragment);
+	assert_null(strchr(msg, '\n'));
+	assert_null(s.path);
+	assert_null(s.name);
+	assert_null(s.objectives);
+	assert_int_equal(s.space.ndims, 0);
+	free(prefix);
+	free(path);
+}
+
+static void test_study__good_roundtrip(void **state)
+{
+	static const char yaml[] =
+		"# a full study\n"
+		"study: nat-bench_2.0\n"
+		"source: {repo: ../src, rev: v1.2, path: targets/nat}\n"
+		"space:\n"
+		"  opt: [-O2, -Os, \"-O3 -fno-tree-ch\"]\n"
+		"  reorder: ['', -fno-reorder-blocks]\n"
+		"  pgo: [off, on]\n"
+		"build:\n"
+		"  command: make -C \"$TUNER_SRC\"\n"
+		"  artifact: bin/nat\n"
+		"  timeout: 300\n"
+		"train: {command: ./train.sh, timeout: 60.5}\n"
+		"deploy: {command: ./deploy.sh, timeout: 10}\n"
+		"size: {of: artifact, measure: command, command: ./size.sh, timeout: 5}\n"
+		"measure:\n"
+		"  command: ./measure.sh\n"
+		"  parser: iperf3\n"
+		"  timeout: 120\n"
+		"  repeats: {min: 2, max: 7}\n"
+		"testbeds: [qemu1, qemu2]\n"
+		"objectives:\n"
+		"  - {name: throughput, unit: Mbit/s, goal: max, limit: 90.5}\n"
+		"  - {name: size, unit: bytes, goal: min, limit: 4194304}\n"
+		"  - {name: latency, goal: min, from: measure, parser: \"json:a.b[0]\"}\n"
+		"search: {strategy: random, budget: 96, seed: 42}\n"
+		"layout: {samples: 3}\n";
+	struct study s;
+	char *path = write_yaml("full.yaml", yaml);
+	char hash[17];
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_string_equal(s.path, path);
+	assert_string_equal(s.dir, tmpdir);
+	assert_string_equal(s.name, "nat-bench_2.0");
+	hash64_hex(hash, hash64(HASH64_INIT, yaml, strlen(yaml)));
+	assert_string_equal(s.hash, hash);
+
+	assert_string_equal(s.source_repo, "../src");
+	assert_string_equal(s.source_rev, "v1.2");
+	assert_string_equal(s.source_path, "targets/nat");
+	assert_int_equal(s.source_repo_loc.line, 3);
+	assert_int_equal(s.source_repo_loc.col, 16);
+	assert_int_equal(s.source_rev_loc.line, 3);
+	assert_int_equal(s.source_rev_loc.col, 29);
+
+	assert_int_equal(s.space.ndims, 3);
+	assert_string_equal(s.space.dims[0].name, "opt");
+	assert_int_equal(s.space.dims[0].nvalues, 3);
+	assert_string_equal(s.space.dims[0].values[2], "-O3 -fno-tree-ch");
+	assert_string_equal(s.space.dims[1].values[0], "");
+	assert_string_equal(s.space.dims[1].values[1], "-fno-reorder-blocks");
+	assert_int_equal(s.space.dims[2].kind, DIM_PGO);
+	assert_string_equal(s.space.dims[2].values[1], "on");
+	assert_true(s.has_pgo_on);
+
+	assert_string_equal(s.build.command, "make -C \"$TUNER_SRC\"");
+	assert_true(s.build.timeout == 300);
+	assert_int_equal(s.build.loc.line, 9);
+	assert_int_equal(s.build.loc.col, 12);
+	assert_string_equal(s.artifact, "bin/nat");
+	assert_string_equal(s.train.command, "./train.sh");
+	assert_true(s.train.timeout == 60.5);
+	assert_string_equal(s.deploy.command, "./deploy.sh");
+	assert_true(s.deploy.timeout == 10);
+	assert_int_equal(s.size_kind, SIZE_COMMAND);
+	assert_string_equal(s.size_cmd.command, "./size.sh");
+	assert_true(s.size_cmd.timeout == 5);
+	assert_string_equal(s.measure.command, "./measure.sh");
+	assert_true(s.measure.timeout == 120);
+	assert_string_equal(s.parser, "iperf3");
+	assert_int_equal(s.repeats_min, 2);
+	assert_int_equal(s.repeats_max, 7);
+
+	assert_int_equal(s.ntestbeds, 2);
+	assert_string_equal(s.testbeds[0], "qemu1");
+	assert_string_equal(s.testbeds[1], "qemu2");
+
+	assert_int_equal(s.nobjectives, 3);
+	assert_string_equal(s.objectives[0].name, "throughput");
+	assert_string_equal(s.objectives[0].unit, "Mbit/s");
+	assert_true(s.objectives[0].maximize);
+	assert_true(s.objectives[0].has_limit);
+	assert_true(s.objectives[0].limit == 90.5);
+	assert_false(s.objectives[0].from_size);
+	assert_string_equal(s.objectives[0].parser, "iperf3");
+	assert_string_equal(s.objectives[1].name, "size");
+	assert_false(s.objectives[1].maximize);
+	assert_true(s.objectives[1].from_size);
+	assert_true(s.objectives[1].limit == 4194304);
+	assert_null(s.objectives[1].parser);
+	assert_string_equal(s.objectives[2].unit, "");
+	assert_false(s.objectives[2].has_limit);
+	assert_string_equal(s.objectives[2].parser, "json:a.b[0]");
+
+	assert_string_equal(s.strategy, "random");
+	assert_int_equal(s.budget, 96);
+	assert_int_equal(s.seed, 42);
+	assert_int_equal(s.layout_samples, 3);
+
+	study_release(&s);
+	assert_null(s.name);
+	study_release(&s); /* released twice is harmless */
+	free(path);
+}
+
+static void test_study__defaults(void **state)
+{
+	struct study s;
+	char *path = write_yaml("min.yaml", L1 L2 L3 L4 L5 L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_string_equal(s.source_repo, ".");
+	assert_string_equal(s.source_rev, "HEAD");
+	assert_string_equal(s.source_path, "");
+	assert_int_equal(s.source_rev_loc.line, 1);
+	assert_int_equal(s.source_rev_loc.col, 1);
+	assert_false(s.has_pgo_on);
+	assert_true(s.build.timeout == 0);
+	assert_null(s.train.command);
+	assert_null(s.deploy.command);
+	assert_int_equal(s.size_kind, SIZE_NONE);
+	assert_null(s.size_cmd.command);
+	assert_string_equal(s.parser, "number");
+	assert_int_equal(s.repeats_min, 1);
+	assert_int_equal(s.repeats_max, 1);
+	assert_int_equal(s.ntestbeds, 1);
+	assert_string_equal(s.testbeds[0], "local");
+	assert_int_equal(s.nobjectives, 1);
+	assert_string_equal(s.objectives[0].parser, "number");
+	assert_string_equal(s.objectives[0].unit, "");
+	assert_string_equal(s.strategy, "exhaustive");
+	assert_int_equal(s.budget, 0);
+	assert_int_equal(s.seed, 1);
+	assert_int_equal(s.layout_samples, 1);
+	study_release(&s);
+	free(path);
+}
+
+static void test_study__source_loc_defaults_to_key(void **state)
+{
+	struct study s;
+	char *path = write_yaml("src.yaml", L1 "source: {path: sub}\n" L2 L3 L4 L5 L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_string_equal(s.source_rev, "HEAD");
+	assert_int_equal(s.source_rev_loc.line, 2);
+	assert_int_equal(s.source_rev_loc.col, 1);
+	assert_int_equal(s.source_repo_loc.line, 2);
+	study_release(&s);
+	free(path);
+}
+
+static void test_study__scalar_repeats_and_quoted_numbers(void **state)
+{
+	struct study s;
+	char *path = write_yaml("rep.yaml", L1 L2 L3
+				"build: {command: make, artifact: a.out, timeout: \"2.5\"}\n"
+				"measure: {command: ./bench, repeats: 5}\n" L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.repeats_min, 5);
+	assert_int_equal(s.repeats_max, 5);
+	assert_true(s.build.timeout == 2.5);
+	study_release(&s);
+	free(path);
+}
+
+static void test_study__null_values_are_empty_flags(void **state)
+{
+	struct study s;
+	char *path = write_yaml("null.yaml", L1 L2 "  a: [~, -O2]\n  b: [null, -g]\n  c: ['', -s]\n"
+				L4 L5 L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.space.ndims, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(s.space.dims[i].nvalues, 2);
+		assert_string_equal(s.space.dims[i].values[0], "");
+	}
+	study_release(&s);
+	free(path);
+}
+
+static void test_study__aliases_expand(void **state)
+{
+	struct study s;
+	char *path = write_yaml("alias.yaml", L1 L2 "  opt: &o [-O2, -Os]\n  again: *o\n"
+				"build: {command: &c make all, artifact: a.out}\n"
+				"deploy: {command: *c}\n" L5 L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.space.ndims, 2);
+	assert_string_equal(s.space.dims[1].values[1], "-Os");
+	assert_string_equal(s.deploy.command, "make all");
+	study_release(&s);
+	free(path);
+}
+
+static void test_study__missing_file(void **state)
+{
+	struct study s;
+	char *path = xasprintf("%s/nope.yaml", tmpdir);
+	char *want = xasprintf("%s: cannot open study file: No such file or directory", path);
+
+	assert_int_equal(study_load(&s, path), -1);
+	assert_string_equal(tn_errmsg(), want);
+	assert_null(s.path);
+	free(want);
+	free(path);
+}
+
+static void test_study__syntax_error(void **state)
+{
+	expect_error(L1 "space:\n\topt: [-O2]\n", "3:1",
+		     "invalid YAML: found character that cannot start any token");
+	expect_error(L1 L2 "  opt: [-O2, -Os\n" L4, "4:6",
+		     "invalid YAML: did not find expected ',' or ']'");
+}
+
+static void test_study__not_a_mapping(void **state)
+{
+	expect_error("# comment\n- a\n- b\n", "2:1", "must be a mapping, not a list");
+	expect_error("", "1:1", "empty");
+	expect_error(L1 L2 L3 L4 L5 L6 "---\nstudy: u\n", "7:1", "more than one YAML document");
+}
+
+static void test_study__unknown_key(void **state)
+{
+	expect_error(L1 L2 L3 "build: {command: make, artifact: a.out, timout: 5}\n" L5 L6,
+		     "4:41", "unknown key 'timout' (did you mean 'timeout'?)");
+	expect_error(L1 L2 L3 L4 L5 L6 "objectivs: []\n", "7:1",
+		     "unknown key 'objectivs' (did you mean 'objectives'?)");
+	expect_error(L1 L2 L3 L4 L5 L6 "colour: red\n", "7:1",
+		     "unknown key 'colour' (expected study,");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed, goal: max, unti: x}]\n", "6:39",
+		     "did you mean 'unit'?");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: {min: 1, mx: 2}}\n" L6,
+		     "5:47", "unknown key 'mx' (did you mean 'max'?)");
+}
+
+static void test_study__wrong_type(void **state)
+{
+	expect_error("study: {a: b}\n" L2 L3 L4 L5 L6, "1:8",
+		     "'study' must be a string, not a mapping");
+	expect_error(L1 L2 L3 "build: [make]\n" L5 L6, "4:8",
+		     "'build' must be a mapping, not a list");
+	expect_error(L1 "space: [a, b]\n" L4 L5 L6, "2:8", "'space' must be a mapping, not a list");
+	expect_error(L1 L2 L3 "build: {command: make, artifact: a.out, timeout: soon}\n" L5 L6,
+		     "4:50",
+		     "'build.timeout' must be a non-negative number of seconds, not 'soon'");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed, goal: up}]\n", "6:34",
+		     "'goal' must be max or min, not 'up'");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed, goal: max, limit: lots}]\n", "6:46",
+		     "'limit' must be a number, not 'lots'");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed, goal: max, from: disk}]\n", "6:45",
+		     "'from' must be measure or size");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: local\n", "7:11", "'testbeds' must be a list");
+	expect_error(L1 L2 L3 L4 L5 "objectives: {name: speed}\n", "6:13",
+		     "'objectives' must be a list");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [speed]\n", "6:14",
+		     "'objective' must be a mapping, not 'speed'");
+	expect_error(L1 "source: .\n" L2 L3 L4 L5 L6, "2:9", "'source' must be a mapping");
+}
+
+static void test_study__size_section(void **state)
+{
+	expect_error(L1 L2 L3 L4 "size: {measure: bytes}\n" L5 L6, "5:17",
+		     "'size.measure' must be text, file or command, not 'bytes'");
+	expect_error(L1 L2 L3 L4 "size: {of: source, measure: text}\n" L5 L6, "5:12",
+		     "'size.of' must be artifact");
+	expect_error(L1 L2 L3 L4 "size: {measure: command}\n" L5 L6, "5:7",
+		     "needs a size command");
+	expect_error(L1 L2 L3 L4 "size: {measure: file, command: ./s}\n" L5 L6, "5:32",
+		     "'size.command' applies only to 'measure: command'");
+	expect_error(L1 L2 L3 L4 "size: {of: artifact}\n" L5 L6, "5:7", "missing 'size.measure'");
+}
+
+static void test_study__duplicate_key(void **state)
+{
+	expect_error(L1 L2 L3 L4 L5 L6 "build: {command: x, artifact: y}\n", "7:1",
+		     "duplicate key 'build' (first at line 4)");
+	expect_error(L1 L2 L3 "build: {command: make, command: x, artifact: a}\n" L5 L6, "4:24",
+		     "duplicate key 'command' (first at line 4)");
+}
+
+static void test_study__duplicate_dimension(void **state)
+{
+	expect_error(L1 L2 L3 "  reorder: ['', -fno-reorder-blocks]\n  opt: [-O3]\n" L4 L5 L6,
+		     "5:3", "duplicate dimension 'opt' (first at line 3)");
+}
+
+static void test_study__empty_dimension(void **state)
+{
+	expect_error(L1 L2 "  opt: []\n" L4 L5 L6, "3:8", "dimension 'opt' has no values");
+	expect_error(L1 "space: {}\n" L4 L5 L6, "2:8", "'space' has no dimensions");
+}
+
+static void test_study__bad_dimension_values(void **state)
+{
+	expect_error(L1 L2 "  opt: [-O2, -Os, -O2]\n" L4 L5 L6, "3:19",
+		     "dimension 'opt' lists '-O2' twice (first at line 3)");
+	expect_error(L1 L2 "  opt: [\"\", ~]\n" L4 L5 L6, "3:13", "lists '' twice");
+	expect_error(L1 L2 "  opt: -O2\n" L4 L5 L6, "3:8",
+		     "dimension 'opt' must be a list of values, not a string");
+	expect_error(L1 L2 "  opt: [-O2, [-Os]]\n" L4 L5 L6, "3:14",
+		     "values of dimension 'opt' must be strings, not a list");
+	expect_error(L1 L2 L3 "  pgo: [off, yes]\n" L4 L5 L6, "4:14",
+		     "pgo values are off and on, not 'yes'");
+}
+
+static void test_study__study_name(void **state)
+{
+	expect_error(L2 L3 L4 L5 L6, "1:1", "missing study name");
+	expect_error("study: my study\n" L2 L3 L4 L5 L6, "1:8", "invalid study name 'my study'");
+	expect_error("study: ..\n" L2 L3 L4 L5 L6, "1:8", "invalid study name '..'");
+	expect_error("study: a/b\n" L2 L3 L4 L5 L6, "1:8", "invalid study name");
+	expect_error("study:\n" L2 L3 L4 L5 L6, "1:7", "missing study name");
+}
+
+static void test_study__missing_build(void **state)
+{
+	expect_error(L1 L2 L3 L5 L6, "1:1", "missing build command");
+	expect_error(L1 L2 L3 "build: {artifact: a.out}\n" L5 L6, "4:8", "missing build command");
+	expect_error(L1 L2 L3 "build: {command: make}\n" L5 L6, "4:8", "missing build artifact");
+	expect_error(L1 L2 L3 "build: {command: make, artifact: /abs}\n" L5 L6, "4:34",
+		     "must be relative to $TUNER_OUT");
+}
+
+static void test_study__pgo_on_needs_train(void **state)
+{
+	expect_error(L1 L2 L3 "  pgo: [off, on]\n" L4 L5 L6, "4:14",
+		     "pgo: on needs a train command");
+	expect_error(L1 L2 L3 "  pgo: [off, on]\n" L4 "train: {timeout: 5}\n" L5 L6, "6:8",
+		     "missing train command");
+}
+
+static void test_study__measure_objective_needs_command(void **state)
+{
+	expect_error(L1 L2 L3 L4 L6, "5:14",
+		     "objective 'speed' is measured but there is no measure command");
+	expect_error(L1 L2 L3 L4 "measure: {parser: number}\n" L6, "5:10",
+		     "objective 'speed' is measured but there is no measure command");
+}
+
+static void test_study__unknown_parser(void **state)
+{
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, parser: numbr}\n" L6, "5:37",
+		     "unknown parser 'numbr' (known: ");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed, goal: max, parser: foo}]\n", "6:47",
+		     "unknown parser 'foo'");
+	expect_error(L1 L2 L3 L4 "size: {measure: text}\n" L5
+		     "objectives: [{name: size, goal: min, parser: number}]\n", "7:46",
+		     "'parser' does not apply to the size objective 'size'");
+}
+
+static void test_study__repeats(void **state)
+{
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: -1}\n" L6, "5:38",
+		     "'measure.repeats' must be a positive integer, not '-1'");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: 0}\n" L6, "5:38",
+		     "must be a positive integer, not '0'");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: {min: 5, max: 2}}\n" L6,
+		     "5:52", "'measure.repeats.max' (2) is less than min (5)");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: [1, 2]}\n" L6, "5:38",
+		     "'measure.repeats' must be a number or {min: N, max: N}, not a list");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: {min: 0}}\n" L6, "5:44",
+		     "'measure.repeats.min' must be a positive integer");
+}
+
+static void test_study__negative_timeout(void **state)
+{
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, timeout: -3}\n" L6, "5:38",
+		     "'measure.timeout' must be a non-negative number of seconds, not '-3'");
+	expect_error(L1 L2 L3 L4 "deploy: {command: x, timeout: -0.5}\n" L5 L6, "5:31",
+		     "'deploy.timeout' must be a non-negative");
+}
+
+static void test_study__objectives(void **state)
+{
+	expect_error(L1 L2 L3 L4 L5, "1:1", "missing 'objectives'");
+	expect_error(L1 L2 L3 L4 L5 "objectives: []\n", "6:13", "'objectives' is empty");
+	expect_error(L1 L2 L3 L4 L5 "objectives:\n"
+		     "  - {name: speed, goal: max}\n  - {name: speed, goal: min}\n",
+		     "8:12", "duplicate objective 'speed' (first at line 7)");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{goal: max}]\n", "6:14",
+		     "objective without a name");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: speed}]\n", "6:14",
+		     "objective 'speed' needs a goal");
+}
+
+static void test_study__size_objective_needs_size(void **state)
+{
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: size, goal: min}]\n", "6:14",
+		     "objective 'size' is the artifact size but there is no size section");
+	expect_error(L1 L2 L3 L4 L5 "objectives: [{name: text, goal: min, from: size}]\n", "6:44",
+		     "objective 'text' is the artifact size");
+}
+
+static void test_study__search_and_layout(void **state)
+{
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {budget: -5}\n", "7:18",
+		     "'search.budget' must be a non-negative integer, not '-5'");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {seed: 1.5}\n", "7:16",
+		     "'search.seed' must be a non-negative integer, not '1.5'");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {strategy: genetic}\n", "7:20",
+		     "unknown search strategy 'genetic' (known: ");
+	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: 0}\n", "7:19",
+		     "'layout.samples' must be a positive integer, not '0'");
+	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: }\n", "7:19",
+		     "'layout.samples' must be a positive integer, not an empty value");
+}
+
+static void test_study__testbeds(void **state)
+{
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: []\n", "7:11", "'testbeds' is empty");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [a, b, a]\n", "7:18",
+		     "duplicate testbed 'a' (first at line 7)");
+}
+
+static void test_study__source(void **state)
+{
+	expect_error(L1 "source: {path: /abs}\n" L2 L3 L4 L5 L6, "2:16",
+		     "'source.path' must be a relative path");
+	expect_error(L1 "source: {path: a/../../b}\n" L2 L3 L4 L5 L6, "2:16",
+		     "'source.path' must be a relative path");
+	expect_error(L1 "source: {rev: ''}\n" L2 L3 L4 L5 L6, "2:15", "'source.rev' is empty");
+	expect_error(L1 "source: {rve: x}\n" L2 L3 L4 L5 L6, "2:10",
+		     "unknown key 'rve' (did you mean 'rev'?)");
+}
+
+static void test_study__yaml_oddities(void **state)
+{
+	expect_error(L1 L2 L3 "build: {command: *nope, artifact: a}\n" L5 L6, "4:18",
+		     "undefined alias '*nope'");
+	expect_error(L1 "? [a]\n: b\n" L2 L3 L4 L5 L6, "2:3",
+		     "mapping keys must be strings, not a list");
+	expect_error(L1 L2 L3 "build: {command: \"a\\0b\", artifact: a}\n" L5 L6, "4:18",
+		     "NUL character");
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(test_study__##name, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(good_roundtrip),
+		T(defaults),
+		T(source_loc_defaults_to_key),
+		T(scalar_repeats_and_quoted_numbers),
+		T(null_values_are_empty_flags),
+		T(aliases_expand),
+		T(missing_file),
+		T(syntax_error),
+		T(not_a_mapping),
+		T(unknown_key),
+		T(wrong_type),
+		T(size_section),
+		T(duplicate_key),
+		T(duplicate_dimension),
+		T(empty_dimension),
+		T(bad_dimension_values),
+		T(study_name),
+		T(missing_build),
+		T(pgo_on_needs_train),
+		T(measure_objective_needs_command),
+		T(unknown_parser),
+		T(repeats),
+		T(negative_timeout),
+		T(objectives),
+		T(size_objective_needs_size),
+		T(search_and_layout),
+		T(testbeds),
+		T(source),
+		T(yaml_oddities),
+	};
+#undef T
+
+	return cmocka_run_group_tests_name("study", tests, NULL, NULL);
+}

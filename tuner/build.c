@@ -1,0 +1,250 @@
+/* build: see include/tuner/build.h */
+#include "tuner/build.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tuner/measure.h"
+#include "tuner/runner.h"
+#include "tuner/size.h"
+#include "tuner/util.h"
+
+void build_key(char out[17], const struct study *s, const struct config *c,
+	       unsigned layout_seed, const char *tree, const char *compiler)
+{
+	char seed[16];
+	uint64_t h = hash64_str(HASH64_INIT, "tuner-build-1");
+
+	snprintf(seed, sizeof(seed), "%u", layout_seed);
+	h = hash64_str(h, tree);
+	h = hash64_str(h, c->flags);
+	h = hash64_str(h, c->pgo == PGO_ON ? "pgo=on" : "pgo=off");
+	h = hash64_str(h, seed);
+	h = hash64_str(h, s->build.command);
+	h = hash64_str(h, c->pgo == PGO_ON && s->train.command ? s->train.command : "");
+	h = hash64_str(h, s->artifact);
+	h = hash64_str(h, compiler ? compiler : "");
+	hash64_hex(out, h);
+}
+
+char **env_build(const struct cmd_env *e)
+{
+	char **env = xcalloc(16, sizeof(*env));
+	size_t n = 0;
+
+#define ADD(name, val) \
+	do { \
+		if (val) \
+			env[n++] = xasprintf("TUNER_" name "=%s", (val)); \
+	} while (0)
+	ADD("FLAGS", e->flags);
+	ADD("SRC", e->src);
+	ADD("OUT", e->out);
+	ADD("PGO", e->pgo);
+	ADD("PROFILE_DIR", e->profile_dir);
+	ADD("ARTIFACT", e->artifact);
+	ADD("TESTBED", e->testbed);
+	ADD("CONFIG_ID", e->config_id);
+#undef ADD
+	env[n++] = xasprintf("TUNER_JOBS=%u", e->jobs ? e->jobs : 1);
+	env[n++] = xasprintf("TUNER_LAYOUT_SEED=%u", e->layout_seed);
+	if (e->run >= 0)
+		env[n++] = xasprintf("TUNER_RUN=%ld", e->run);
+	env[n] = NULL;
+	return env;
+}
+
+void env_free(char **env)
+{
+	if (!env)
+		return;
+	for (char **p = env; *p; p++)
+		free(*p);
+	free(env);
+}
+
+int run_shell(struct runner *r, const char *command, char *const *env,
+	      const char *log, int capture, double timeout)
+{
+	const char *argv[] = { "/bin/sh", "-c", command, NULL };
+	struct runner_opts o = RUNNER_OPTS_INIT;
+
+	o.argv = argv;
+	o.env = (const char *const *)env;
+	o.log_path = log;
+	o.capture = capture;
+	o.timeout = timeout;
+	return runner_run(r, &o);
+}
+
+static void log_line(const char *log, const char *fmt, const char *what)
+{
+	FILE *f = fopen(log, "a");
+
+	if (!f)
+		return;
+	fprintf(f, fmt, what);
+	fclose(f);
+}
+
+/* One phase. Returns 0 with *status set (BUILD_OK or the failure), or
+ * BUILD_ECANCELLED / -1. */
+static int phase(enum build_status *status, int *exit_status, const char *name,
+		 const struct cmd_spec *cmd, const struct cmd_env *e,
+		 const char *log, enum build_status on_fail)
+{
+	struct runner r = RUNNER_INIT;
+	char **env = env_build(e);
+	int ret;
+
+	log_line(log, "== tuner: %s\n", name);
+	ret = run_shell(&r, cmd->command, env, log, 0, cmd->timeout);
+	env_free(env);
+	if (ret < 0)
+		goto out;
+	if (r.result.cancelled) {
+		ret = BUILD_ECANCELLED;
+		goto out;
+	}
+	*exit_status = r.result.status;
+	if (r.result.timed_out) {
+		log_line(log, "== tuner: %s timed out\n", name);
+		*status = BUILD_TIMEOUT;
+	} else if (r.result.status != 0) {
+		*status = on_fail;
+	} else {
+		*status = BUILD_OK;
+	}
+out:
+	runner_release(&r);
+	return ret;
+}
+
+static int measure_size(double *out, const struct study *s, const char *artifact,
+			const struct cmd_env *e, const char *log)
+{
+	struct runner r = RUNNER_INIT;
+	char **env;
+	int ret;
+
+	switch (s->size_kind) {
+	case SIZE_NONE:
+		*out = NAN;
+		return 0;
+	case SIZE_FILE:
+		return size_file(out, artifact);
+	case SIZE_TEXT:
+		return size_text(out, artifact);
+	case SIZE_COMMAND:
+		break;
+	}
+	env = env_build(e);
+	ret = run_shell(&r, s->size_cmd.command, env, log, 1, s->size_cmd.timeout);
+	env_free(env);
+	if (ret == 0 && r.result.cancelled)
+		ret = BUILD_ECANCELLED;
+	else if (ret == 0 && r.result.status != 0)
+		ret = tn_error("size command exited with status %d", r.result.status);
+	else if (ret == 0)
+		ret = measure_parse(out, "number", r.result.out, r.result.out_len);
+	runner_release(&r);
+	return ret;
+}
+
+int build_run(struct build_record *out, const struct build_request *req)
+{
+	const struct study *s = req->study;
+	const struct config *c = req->config;
+	char *log = xasprintf("%s/build.log", req->dir);
+	char *gen_dir = NULL, *profile_dir = NULL, *gen_artifact = NULL;
+	char *artifact = xasprintf("%s/%s", req->dir, s->artifact);
+	struct cmd_env e = { 0 };
+	double start = now_seconds();
+	enum build_status st = BUILD_OK;
+	int ret = -1;
+	struct stat sb;
+
+	memset(out, 0, sizeof(*out));
+	out->size = NAN;
+	if (remove_tree(req->dir) < 0 || mkdir_p(req->dir) < 0)
+		goto out;
+
+	e.flags = c->flags;
+	e.src = req->src_dir;
+	e.out = req->dir;
+	e.jobs = req->jobs;
+	e.layout_seed = req->layout_seed;
+	e.config_id = c->id;
+	e.run = -1;
+	e.pgo = "off";
+
+	if (c->pgo == PGO_ON) {
+		gen_dir = xasprintf("%s/pgo-generate", req->dir);
+		profile_dir = xasprintf("%s/profile", req->dir);
+		gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
+		if (mkdir_p(gen_dir) < 0 || mkdir_p(profile_dir) < 0)
+			goto out;
+		e.out = gen_dir;
+		e.pgo = "generate";
+		e.profile_dir = profile_dir;
+		ret = phase(&st, &out->exit_status, "build (pgo generate)", &s->build, &e, log, BUILD_FAILED);
+		if (ret < 0 || st != BUILD_OK)
+			goto done;
+		if (stat(gen_artifact, &sb) < 0) {
+			st = BUILD_NO_ARTIFACT;
+			goto done;
+		}
+		e.artifact = gen_artifact;
+		ret = phase(&st, &out->exit_status, "train", &s->train, &e, log, BUILD_TRAIN_FAILED);
+		if (ret < 0 || st != BUILD_OK)
+			goto done;
+		e.artifact = NULL;
+		e.out = req->dir;
+		e.pgo = "use";
+	}
+	ret = phase(&st, &out->exit_status, c->pgo == PGO_ON ? "build (pgo use)" : "build",
+		    &s->build, &e, log, BUILD_FAILED);
+	if (ret < 0 || st != BUILD_OK)
+		goto done;
+	if (stat(artifact, &sb) < 0) {
+		log_line(log, "== tuner: artifact %s is missing\n", artifact);
+		st = BUILD_NO_ARTIFACT;
+		goto done;
+	}
+	e.artifact = artifact;
+	ret = measure_size(&out->size, s, artifact, &e, log);
+	if (ret == -1) {
+		log_line(log, "== tuner: size: %s\n", tn_errmsg());
+		st = BUILD_SIZE_FAILED;
+		ret = 0;
+	}
+
+done:
+	if (ret < 0)
+		goto out;
+	memcpy(out->key, req->key, sizeof(out->key));
+	memcpy(out->config_id, c->id, sizeof(out->config_id));
+	out->layout_seed = req->layout_seed;
+	out->flags = xstrdup(c->flags);
+	out->pgo = c->pgo == PGO_ON;
+	snprintf(out->commit, sizeof(out->commit), "%s", req->commit);
+	snprintf(out->tree, sizeof(out->tree), "%s", req->tree);
+	out->dirty = req->dirty;
+	out->status = st;
+	out->seconds = now_seconds() - start;
+	out->dir = xstrdup(req->dir);
+	out->artifact = st == BUILD_OK ? xstrdup(artifact) : NULL;
+	if (st != BUILD_OK)
+		out->size = NAN;
+	ret = 0;
+out:
+	free(log);
+	free(gen_dir);
+	free(profile_dir);
+	free(gen_artifact);
+	free(artifact);
+	return ret;
+}

@@ -1,0 +1,180 @@
+/* tuner run: explore a study. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "tuner/progress.h"
+#include "tuner/report.h"
+#include "tuner/run.h"
+#include "tuner/study.h"
+#include "tuner/util.h"
+
+const char run_usage[] =
+	"usage: tuner run STUDY.yaml [options]\n\n"
+	"Builds the study's configurations in parallel, measures each build on the\n"
+	"study's testbeds, and prints the Pareto set. Every result is appended to\n"
+	"results/<study>/journal.jsonl as it arrives; running the same study again\n"
+	"resumes: nothing the journal holds is rebuilt or measured again.\n\n"
+	"  -j, --jobs N       parallel builds (default: number of CPUs)\n"
+	"      --budget N     evaluate at most N configurations (seeded random sample)\n"
+	"      --seed N       seed of the search strategy (default: the study's)\n"
+	"      --dirty        build the work tree with its uncommitted changes\n"
+	"                     (default: the committed revision only)\n"
+	"      --results DIR  where results go (default: results/<study>)\n"
+	"      --all          list every configuration, not only the Pareto set\n"
+	"  -q, --quiet        no progress on stderr\n"
+	"      --stats        print the tuner's own CPU time per evaluation\n"
+	"  -h, --help         this text\n\n"
+	"Ctrl-C stops launching work, kills running commands, keeps every finished\n"
+	"result in the journal and exits 130; run again to resume.\n\n"
+	"Exit status: 0 done, 1 error, 2 bad study file or option, 130 interrupted.\n";
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	tn_cancel();
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int bad_number(const char *opt, const char *arg)
+{
+	fprintf(stderr, "tuner: run: %s takes a whole number, not '%s'\n", opt, arg);
+	return EXIT_USAGE;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS };
+	static const struct option longopts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "dirty", no_argument, NULL, OPT_DIRTY },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run_opts opts = RUN_OPTS_INIT;
+	struct run_result res;
+	struct study s;
+	int c, all = 0, quiet = 0, stats = 0, ret;
+	uint64_t v;
+	char *json;
+
+	if (cmd_wants_help(argc, argv, "run"))
+		return EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)
+				return bad_number("--jobs", optarg);
+			opts.jobs = (unsigned)v;
+			break;
+		case OPT_BUDGET:
+			if (parse_u64(&opts.budget, optarg) < 0)
+				return bad_number("--budget", optarg);
+			opts.has_budget = 1;
+			break;
+		case OPT_SEED:
+			if (parse_u64(&opts.seed, optarg) < 0)
+				return bad_number("--seed", optarg);
+			opts.has_seed = 1;
+			break;
+		case OPT_DIRTY:
+			opts.dirty = 1;
+			break;
+		case OPT_RESULTS:
+			opts.results = optarg;
+			break;
+		case OPT_ALL:
+			all = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case OPT_STATS:
+			stats = 1;
+			break;
+		case ':':
+			fprintf(stderr, "tuner: run: %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "tuner: run: unknown option '%s' (see 'tuner run --help')\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "tuner: run: need one study file (see 'tuner run --help')\n");
+		return EXIT_USAGE;
+	}
+	if (study_load(&s, argv[optind]) < 0) {
+		cmd_die_msg(tn_errmsg());
+		return EXIT_USAGE;
+	}
+	opts.progress = quiet ? PROGRESS_OFF : progress_auto();
+	install_signals();
+
+	if (run_study(&res, &s, &opts) < 0) {
+		/* A source error points into the study file: bad input. */
+		ret = strncmp(tn_errmsg(), s.path, strlen(s.path)) ? EXIT_FAIL : EXIT_USAGE;
+		cmd_die_msg(tn_errmsg());
+		run_result_release(&res);
+		study_release(&s);
+		return tn_cancelled() ? EXIT_INTERRUPTED : ret;
+	}
+
+	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s.name,
+	       res.nconfigs, s.layout_samples, res.commit, res.dirty ? " (dirty)" : "");
+	printf("builds: %lu new (%lu failed), %lu from the journal; measurements: %lu new, %lu from the journal\n",
+	       res.builds_done, res.builds_failed, res.builds_cached, res.measures_done,
+	       res.measures_cached);
+	if (res.worktree_dirty && !res.dirty)
+		fprintf(stderr, "tuner: note: the work tree has uncommitted changes; they were not built (use --dirty)\n");
+	printf("\n");
+	if (res.interrupted)
+		printf("interrupted: the set below covers only what finished\n");
+	printf("Pareto set (%zu of %zu configurations):\n", res.nfront, res.nconfigs);
+	report_table(stdout, &s, &res, all);
+
+	json = xasprintf("%s/pareto.json", res.results_dir);
+	ret = EXIT_OK;
+	if (report_json(&s, &res, json) < 0) {
+		cmd_die_msg(tn_errmsg());
+		ret = EXIT_FAIL;
+	} else {
+		printf("\nresults: %s (journal.jsonl, pareto.json)\n", res.results_dir);
+	}
+	if (stats) {
+		unsigned long evals = res.builds_done + res.builds_cached;
+		fprintf(stderr, "tuner: stats: %lu evaluations, wall %.3f s, tuner CPU %.3f s, %.3f ms per evaluation\n",
+			evals, res.wall, res.cpu_self,
+			evals ? res.cpu_self * 1e3 / (double)evals : 0.0);
+	}
+	if (res.interrupted)
+		ret = EXIT_INTERRUPTED;
+	free(json);
+	run_result_release(&res);
+	study_release(&s);
+	return ret;
+}

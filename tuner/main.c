@@ -1,0 +1,93 @@
+/* tuner: the command table and the entry point. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "tuner/util.h"
+
+static const struct cmd commands[] = {
+	{ "run", cmd_run, "explore a study's flag space and print its Pareto set", run_usage },
+	{ "check", cmd_check, "validate a study file and show its space", check_usage },
+	{ "help", cmd_help, "show help for a command", help_usage },
+};
+
+static void print_overview(FILE *f)
+{
+	fprintf(f, "usage: tuner <command> [options]\n\n"
+		   "tuner explores compiler-flag combinations for a program (a router kernel,\n"
+		   "or the bundled NAT model), builds them in parallel, scores each build and\n"
+		   "prints the Pareto set.\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'tuner help COMMAND' or 'tuner COMMAND --help' shows a command's options.\n"
+		   "'tuner --version' prints the version.\n");
+}
+
+void cmd_die_msg(const char *msg)
+{
+	fprintf(stderr, "tuner: %s\n", msg);
+}
+
+int cmd_print_help(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name)) {
+			fputs(commands[i].usage, stdout);
+			return EXIT_OK;
+		}
+	fprintf(stderr, "tuner: no command '%s' (try 'tuner help')\n", name);
+	return EXIT_USAGE;
+}
+
+int cmd_wants_help(int argc, char **argv, const char *name)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			cmd_print_help(name);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+const char help_usage[] =
+	"usage: tuner help [COMMAND]\n\n"
+	"Shows the list of commands, or one command's help (the same text as\n"
+	"'tuner COMMAND --help').\n";
+
+int cmd_help(int argc, char **argv)
+{
+	if (argc > 2) {
+		fprintf(stderr, "tuner: help takes at most one command\n");
+		return EXIT_USAGE;
+	}
+	if (argc == 2 && strcmp(argv[1], "--help") && strcmp(argv[1], "-h"))
+		return cmd_print_help(argv[1]);
+	if (argc == 2)
+		return cmd_print_help("help");
+	print_overview(stdout);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_overview(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_overview(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tuner %s\n", TUNER_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "tuner: '%s' is not a command (see 'tuner help')\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,319 @@
+/* measure: see include/tuner/measure.h */
+#include "tuner/measure.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/util.h"
+
+#define JSON_PREFIX "json:"
+#define IPERF3_PATH "end.sum_received.bits_per_second"
+
+/*
+ * number: the last standalone number. A number counts only as a whole token,
+ * so the 0 of "eth0", the 1.2 of "v1.2.3" and the 64 of "x86_64" are not
+ * throughput figures. Before it: the start or whitespace or one of the
+ * delimiters below; after it: the end, whitespace, a delimiter, '%', or a
+ * sentence's full stop.
+ */
+static int is_delim(unsigned char c)
+{
+	return isspace(c) || (c && strchr(":=,;()[]{}<>\"'|/", c));
+}
+
+/* Length of the number syntax at s[0..n): [+-] digits [. digits] [e[+-]digits]
+ * with at least one mantissa digit; 0 if there is none. */
+static size_t number_len(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	for (; i < n && isdigit((unsigned char)s[i]); i++)
+		digits++;
+	if (i < n && s[i] == '.') {
+		for (i++; i < n && isdigit((unsigned char)s[i]); i++)
+			digits++;
+	}
+	if (!digits)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		if (j < n && isdigit((unsigned char)s[j])) {
+			while (j < n && isdigit((unsigned char)s[j]))
+				j++;
+			i = j;
+		}
+	}
+	return i;
+}
+
+static int ends_token(const char *s, size_t n, size_t i)
+{
+	if (i == n || is_delim((unsigned char)s[i]) || s[i] == '%')
+		return 1;
+	/* "... 941.2." but not "1.2.3" */
+	return s[i] == '.' && (i + 1 == n || isspace((unsigned char)s[i + 1]));
+}
+
+static int parse_number(double *out, const char *text, size_t len)
+{
+	int found = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t k;
+
+		if (i > 0 && !is_delim((unsigned char)text[i - 1])) {
+			i++;
+			continue;
+		}
+		k = number_len(text + i, len - i);
+		if (k && ends_token(text, len, i + k)) {
+			char *tok = xstrndup(text + i, k);
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(tok, &end);
+			/* Out of range ("1e999") is not a measurement. */
+			if (!errno && *end == '\0' && isfinite(v)) {
+				*out = v;
+				found = 1;
+			}
+			free(tok);
+		}
+		i += k ? k : 1;
+	}
+	if (!found)
+		return tn_error("no number in output");
+	return 0;
+}
+
+/*
+ * JSON paths: keys separated by '.', each followed by any number of [N]; the
+ * path may also start with [N] for a document that is an array.
+ */
+enum step_kind { STEP_KEY, STEP_INDEX };
+
+struct step {
+	enum step_kind kind;
+	const char *key; /* not NUL-terminated */
+	size_t keylen;
+	size_t index;
+};
+
+/* Parses the step at *pos (start: the path's beginning). 1 with *out and *pos
+ * advanced, 0 at the end of the path, -1 on a syntax error. */
+static int path_next(struct step *out, const char **pos, const char *start)
+{
+	const char *s = *pos;
+
+	if (!*s)
+		return 0;
+	if (*s == '[') {
+		size_t v = 0;
+		const char *d = ++s;
+
+		while (isdigit((unsigned char)*s)) {
+			if (v > (SIZE_MAX - 9) / 10)
+				return -1;
+			v = v * 10 + (size_t)(*s++ - '0');
+		}
+		if (s == d || *s != ']')
+			return -1;
+		s++;
+		if (*s && *s != '.' && *s != '[')
+			return -1;
+		out->kind = STEP_INDEX;
+		out->index = v;
+		*pos = s;
+		return 1;
+	}
+	if (s != start) {
+		if (*s != '.')
+			return -1;
+		s++;
+	}
+	out->kind = STEP_KEY;
+	out->key = s;
+	while (*s && *s != '.' && *s != '[' && *s != ']')
+		s++;
+	out->keylen = (size_t)(s - out->key);
+	if (!out->keylen || *s == ']')
+		return -1;
+	*pos = s;
+	return 1;
+}
+
+static int path_valid(const char *path)
+{
+	const char *p = path;
+	struct step st;
+	int steps = 0;
+
+	for (;;) {
+		int r = path_next(&st, &p, path);
+
+		if (r < 0)
+			return 0;
+		if (r == 0)
+			return steps > 0;
+		steps++;
+	}
+}
+
+static const char *json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	default:
+		return "a number";
+	}
+}
+
+/* The number at path in root; the message, prefixed "who: ", names the first
+ * part of the path that is missing. */
+static int json_number_at(double *out, const json_t *root, const char *path,
+			  const char *who)
+{
+	const json_t *cur = root;
+	const char *p = path;
+	struct step st;
+	int r;
+
+	for (;;) {
+		r = path_next(&st, &p, path);
+		if (r <= 0)
+			break;
+		if (st.kind == STEP_KEY)
+			cur = json_is_object(cur) ? json_object_getn(cur, st.key, st.keylen) : NULL;
+		else
+			cur = json_array_get(cur, st.index); /* NULL unless an array */
+		if (!cur)
+			return tn_error("%s: no '%.*s' in output", who, (int)(p - path), path);
+	}
+	if (r < 0)
+		return tn_error("%s: bad JSON path '%s'", who, path);
+	if (!json_is_number(cur))
+		return tn_error("%s: '%s' is %s, not a number", who, path,
+				json_type_name(cur));
+	*out = json_number_value(cur);
+	return 0;
+}
+
+/* Replaces line breaks and other control bytes so a message stays one line. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = ' ';
+}
+
+static int load_json(json_t **out, const char *text, size_t len, const char *who)
+{
+	json_error_t err;
+
+	*out = json_loadb(text, len, 0, &err);
+	if (!*out) {
+		one_line(err.text);
+		return tn_error("%s: output is not JSON: %s (line %d, column %d)",
+				who, err.text, err.line, err.column);
+	}
+	return 0;
+}
+
+static int parse_iperf3(double *out, const char *text, size_t len)
+{
+	json_t *root = NULL;
+	const json_t *error;
+	double bps;
+	int ret = -1;
+
+	if (load_json(&root, text, len, "iperf3") < 0)
+		goto out;
+	/* A failed run still prints a document, with the reason here. */
+	error = json_object_get(root, "error");
+	if (error) {
+		char *msg = xstrdup(json_is_string(error) ? json_string_value(error)
+							  : "unknown error");
+
+		one_line(msg);
+		tn_error("iperf3: %s", msg);
+		free(msg);
+		goto out;
+	}
+	if (json_number_at(&bps, root, IPERF3_PATH, "iperf3") < 0)
+		goto out;
+	*out = bps / 1e6;
+	ret = 0;
+out:
+	json_decref(root);
+	return ret;
+}
+
+static int parse_json_path(double *out, const char *path, const char *text, size_t len)
+{
+	json_t *root = NULL;
+	int ret = -1;
+
+	if (load_json(&root, text, len, "json") < 0)
+		goto out;
+	ret = json_number_at(out, root, path, "json");
+out:
+	json_decref(root);
+	return ret;
+}
+
+int measure_parser_valid(const char *name)
+{
+	if (!strcmp(name, "number") || !strcmp(name, "iperf3"))
+		return 1;
+	if (!strncmp(name, JSON_PREFIX, strlen(JSON_PREFIX)))
+		return path_valid(name + strlen(JSON_PREFIX));
+	return 0;
+}
+
+const char *measure_parser_names(void)
+{
+	return "number, iperf3, json:PATH";
+}
+
+int measure_parse(double *out, const char *parser, const char *text, size_t len)
+{
+	const char *path;
+
+	if (!text) {
+		text = "";
+		len = 0;
+	}
+	if (!strcmp(parser, "number"))
+		return parse_number(out, text, len);
+	if (!strcmp(parser, "iperf3"))
+		return parse_iperf3(out, text, len);
+	if (strncmp(parser, JSON_PREFIX, strlen(JSON_PREFIX)) != 0)
+		return tn_error("unknown parser '%s' (known: %s)", parser,
+				measure_parser_names());
+	path = parser + strlen(JSON_PREFIX);
+	if (!path_valid(path))
+		return tn_error("json: bad path '%s' (keys separated by '.', "
+				"[N] for array elements)", path);
+	return parse_json_path(out, path, text, len);
+}

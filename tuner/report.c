@@ -1,0 +1,167 @@
+/* report: see include/tuner/report.h */
+#include "tuner/report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/util.h"
+
+struct sort_ctx {
+	const struct study *s;
+	const struct run_result *r;
+};
+
+static _Thread_local struct sort_ctx sort_ctx;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct config_result *x = &sort_ctx.r->configs[*(const size_t *)a];
+	const struct config_result *y = &sort_ctx.r->configs[*(const size_t *)b];
+	int xok = !strcmp(x->status, "ok"), yok = !strcmp(y->status, "ok");
+	double vx, vy;
+
+	if (x->on_front != y->on_front)
+		return y->on_front - x->on_front;
+	if (xok != yok)
+		return yok - xok;
+	if (!sort_ctx.s->nobjectives)
+		return 0;
+	vx = x->value[0];
+	vy = y->value[0];
+	if (isnan(vx) || isnan(vy))
+		return isnan(vx) - isnan(vy);
+	if (vx == vy)
+		return strcmp(x->id, y->id);
+	if (sort_ctx.s->objectives[0].maximize)
+		return vx < vy ? 1 : -1;
+	return vx < vy ? -1 : 1;
+}
+
+static void format_value(char *buf, size_t len, const struct summary *sm)
+{
+	if (sm->n == 0)
+		snprintf(buf, len, "-");
+	else if (sm->n == 1)
+		snprintf(buf, len, "%.6g", sm->trimmed_mean);
+	else
+		snprintf(buf, len, "%.6g ±%.2g (n=%zu)", sm->trimmed_mean, sm->stddev, sm->n);
+}
+
+void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
+{
+	size_t *order = xcalloc(r->nconfigs ? r->nconfigs : 1, sizeof(*order));
+	size_t shown = 0;
+
+	for (size_t i = 0; i < r->nconfigs; i++)
+		order[i] = i;
+	sort_ctx.s = s;
+	sort_ctx.r = r;
+	qsort(order, r->nconfigs, sizeof(*order), cmp_rows);
+
+	fprintf(f, "%-5s %-16s %-3s", "front", "config", "pgo");
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		char head[128];
+		const struct objective *o = &s->objectives[i];
+		snprintf(head, sizeof(head), "%s%s%s%s (%s)", o->name, *o->unit ? " " : "",
+			 o->unit, "", o->maximize ? "max" : "min");
+		fprintf(f, "  %-28s", head);
+	}
+	fprintf(f, "  %s\n", "flags / status");
+	for (size_t k = 0; k < r->nconfigs; k++) {
+		const struct config_result *c = &r->configs[order[k]];
+		if (!all && !c->on_front)
+			continue;
+		fprintf(f, "%-5s %-16s %-3s", c->on_front ? "*" : "", c->id, c->pgo ? "on" : "off");
+		for (size_t i = 0; i < s->nobjectives; i++) {
+			char v[64];
+			format_value(v, sizeof(v), &c->obj[i]);
+			fprintf(f, "  %-28s", v);
+		}
+		fprintf(f, "  %s", *c->flags ? c->flags : "(no flags)");
+		if (strcmp(c->status, "ok"))
+			fprintf(f, "  [%s]", c->status);
+		else if (!c->feasible)
+			fprintf(f, "  [over a limit]");
+		fputc('\n', f);
+		shown++;
+	}
+	if (!shown)
+		fprintf(f, "(no configuration is on the front)\n");
+	free(order);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *config_json(const struct study *s, const struct config_result *c)
+{
+	json_t *o = json_object(), *vals = json_object(), *dirs = json_array();
+
+	json_object_set_new(o, "config", json_string(c->id));
+	json_object_set_new(o, "flags", json_string(c->flags));
+	json_object_set_new(o, "pgo", json_string(c->pgo ? "on" : "off"));
+	json_object_set_new(o, "status", json_string(c->status));
+	json_object_set_new(o, "on_front", json_boolean(c->on_front));
+	json_object_set_new(o, "feasible", json_boolean(c->feasible));
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		const struct summary *sm = &c->obj[i];
+		json_t *v = json_object();
+		json_object_set_new(v, "value", num_or_null(c->value[i]));
+		json_object_set_new(v, "n", json_integer((json_int_t)sm->n));
+		json_object_set_new(v, "median", num_or_null(sm->median));
+		json_object_set_new(v, "sd", num_or_null(sm->n ? sm->stddev : NAN));
+		json_object_set_new(v, "min", num_or_null(sm->min));
+		json_object_set_new(v, "max", num_or_null(sm->max));
+		json_object_set_new(vals, s->objectives[i].name, v);
+	}
+	json_object_set_new(o, "objectives", vals);
+	for (size_t k = 0; k < c->nbuilds; k++)
+		json_array_append_new(dirs, json_string(c->build_dirs[k]));
+	json_object_set_new(o, "builds", dirs);
+	return o;
+}
+
+int report_json(const struct study *s, const struct run_result *r, const char *path)
+{
+	json_t *root = json_object(), *objs = json_array(), *front = json_array(),
+	       *all = json_array(), *src = json_object();
+	char *text;
+	int ret;
+
+	json_object_set_new(root, "study", json_string(s->name));
+	json_object_set_new(root, "study_hash", json_string(s->hash));
+	json_object_set_new(root, "tuner", json_string(TUNER_VERSION));
+	json_object_set_new(src, "commit", json_string(r->commit));
+	json_object_set_new(src, "tree", json_string(r->tree));
+	json_object_set_new(src, "dirty", json_boolean(r->dirty));
+	json_object_set_new(root, "source", src);
+	json_object_set_new(root, "complete", json_boolean(!r->interrupted));
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		const struct objective *o = &s->objectives[i];
+		json_t *jo = json_object();
+		json_object_set_new(jo, "name", json_string(o->name));
+		json_object_set_new(jo, "unit", json_string(o->unit));
+		json_object_set_new(jo, "goal", json_string(o->maximize ? "max" : "min"));
+		json_object_set_new(jo, "limit", o->has_limit ? json_real(o->limit) : json_null());
+		json_array_append_new(objs, jo);
+	}
+	json_object_set_new(root, "objectives", objs);
+	for (size_t c = 0; c < r->nconfigs; c++) {
+		if (r->configs[c].on_front)
+			json_array_append_new(front, config_json(s, &r->configs[c]));
+		json_array_append_new(all, config_json(s, &r->configs[c]));
+	}
+	json_object_set_new(root, "front", front);
+	json_object_set_new(root, "configs", all);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	if (!text)
+		return tn_error("cannot encode %s", path);
+	ret = write_file_atomic(path, text, strlen(text));
+	free(text);
+	return ret;
+}

@@ -1,0 +1,215 @@
+/* search: see include/tuner/search.h */
+#include "tuner/search.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/util.h"
+
+/*
+ * Up to this many configurations the random order is a Fisher-Yates shuffle
+ * of the whole index range (8 MB at most); beyond it, or when the budget is a
+ * small part of the space, Floyd's algorithm picks the sample.
+ */
+#define SHUFFLE_MAX 1000000ULL
+/* Floyd keeps every chosen index and a hash set of them in memory: about
+ * 100 MB at this many, far beyond any budget a build-and-measure loop gets
+ * through. */
+#define SAMPLE_MAX 4000000ULL
+
+enum order { ORDER_SEQUENTIAL, ORDER_SHUFFLE, ORDER_SAMPLE };
+
+struct search_state {
+	enum order order;
+	uint64_t count; /* how many indices to propose */
+	uint64_t done;  /* how many proposed so far */
+	struct rng rng;
+	uint64_t *idx;  /* SHUFFLE: 0..size-1 being shuffled; SAMPLE: the sample */
+	uint64_t size;
+};
+
+/* Open-addressing set of indices for Floyd's algorithm. Slots hold index+1,
+ * so 0 marks an empty slot (an index never reaches UINT64_MAX). */
+struct index_set {
+	uint64_t *slot;
+	uint64_t mask;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	/* splitmix64's finalizer: consecutive indices land far apart. */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static void set_init(struct index_set *set, uint64_t n)
+{
+	uint64_t cap = 16;
+
+	/* At most half full, so probe runs stay short. */
+	while (cap < 2 * n)
+		cap *= 2;
+	set->slot = xcalloc((size_t)cap, sizeof(*set->slot));
+	set->mask = cap - 1;
+}
+
+/* Adds x; 1 if it was new, 0 if it was already there. */
+static int set_add(struct index_set *set, uint64_t x)
+{
+	uint64_t i = mix(x) & set->mask;
+
+	while (set->slot[i]) {
+		if (set->slot[i] == x + 1)
+			return 0;
+		i = (i + 1) & set->mask;
+	}
+	set->slot[i] = x + 1;
+	return 1;
+}
+
+/*
+ * Floyd's sample of k distinct indices from [0, n) (Bentley & Floyd 1987):
+ * for j = n-k .. n-1 pick t in [0, j]; take t, or j if t was taken already.
+ * Each k-subset is equally likely, but the order in which the members come
+ * out is not uniform (late j's cluster at the end), so the sample is then
+ * shuffled.
+ */
+static void floyd_sample(uint64_t *out, struct rng *r, uint64_t n, uint64_t k)
+{
+	struct index_set set;
+	uint64_t m = 0;
+
+	set_init(&set, k);
+	for (uint64_t j = n - k; j < n; j++) {
+		uint64_t t = rng_below(r, j + 1);
+
+		if (set_add(&set, t)) {
+			out[m++] = t;
+		} else {
+			set_add(&set, j);
+			out[m++] = j;
+		}
+	}
+	for (uint64_t i = k; i > 1; i--) {
+		uint64_t j = rng_below(r, i);
+		uint64_t tmp = out[i - 1];
+
+		out[i - 1] = out[j];
+		out[j] = tmp;
+	}
+	free(set.slot);
+}
+
+static int state_new(void **out, const struct space *s, uint64_t budget,
+		     uint64_t seed, int in_order)
+{
+	struct search_state *st = xcalloc(1, sizeof(*st));
+	uint64_t n = space_size(s);
+
+	*out = NULL;
+	st->size = n;
+	st->count = budget == 0 || budget > n ? n : budget;
+	rng_seed(&st->rng, seed);
+
+	if (in_order && st->count == n) {
+		st->order = ORDER_SEQUENTIAL;
+	} else if (n <= SHUFFLE_MAX && st->count >= n / 8) {
+		/* Shuffled lazily in next(): step i fixes position i. */
+		st->order = ORDER_SHUFFLE;
+		st->idx = xmalloc((size_t)n * sizeof(*st->idx));
+		for (uint64_t i = 0; i < n; i++)
+			st->idx[i] = i;
+	} else if (st->count <= SAMPLE_MAX) {
+		st->order = ORDER_SAMPLE;
+		st->idx = xmalloc((size_t)st->count * sizeof(*st->idx));
+		floyd_sample(st->idx, &st->rng, n, st->count);
+	} else {
+		tn_error("cannot sample %llu of %llu configurations in random "
+			 "order; set a search budget of at most %llu",
+			 (unsigned long long)st->count, (unsigned long long)n,
+			 (unsigned long long)SAMPLE_MAX);
+		free(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+static int exhaustive_init(void **out, const struct space *s, uint64_t budget,
+			   uint64_t seed)
+{
+	return state_new(out, s, budget, seed, 1);
+}
+
+static int random_init(void **out, const struct space *s, uint64_t budget,
+		       uint64_t seed)
+{
+	return state_new(out, s, budget, seed, 0);
+}
+
+static int state_next(void *state, uint64_t *out_index)
+{
+	struct search_state *st = state;
+	uint64_t i = st->done;
+
+	if (st->done >= st->count)
+		return 0;
+	switch (st->order) {
+	case ORDER_SEQUENTIAL:
+		*out_index = i;
+		break;
+	case ORDER_SHUFFLE: {
+		uint64_t j = i + rng_below(&st->rng, st->size - i);
+		uint64_t tmp = st->idx[j];
+
+		st->idx[j] = st->idx[i];
+		st->idx[i] = tmp;
+		*out_index = tmp;
+		break;
+	}
+	case ORDER_SAMPLE:
+		*out_index = st->idx[i];
+		break;
+	}
+	st->done++;
+	return 1;
+}
+
+static void state_free(void *state)
+{
+	struct search_state *st = state;
+
+	if (!st)
+		return;
+	free(st->idx);
+	free(st);
+}
+
+static const struct search_ops exhaustive_ops = {
+	"exhaustive", exhaustive_init, state_next, state_free,
+};
+
+static const struct search_ops random_ops = {
+	"random", random_init, state_next, state_free,
+};
+
+static const struct search_ops *const strategies[] = {
+	&exhaustive_ops,
+	&random_ops,
+};
+
+const struct search_ops *search_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(strategies); i++)
+		if (!strcmp(strategies[i]->name, name))
+			return strategies[i];
+	return NULL;
+}
+
+const char *search_names(void)
+{
+	return "exhaustive, random";
+}

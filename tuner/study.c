@@ -1,0 +1,678 @@
+/* study: see include/tuner/study.h */
+#include "tuner/study.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tuner/measure.h"
+#include "tuner/search.h"
+#include "tuner/util.h"
+#include "study_yaml.h"
+
+struct loader {
+	const char *path;
+	struct study *s;
+	const struct ynode *measure; /* the measure section, or NULL */
+	const struct ynode *pgo_on;  /* the "on" value of the pgo dimension */
+};
+
+/* Known keys of each mapping, NULL-terminated. */
+static const char *const top_keys[] = {
+	"study", "source", "space", "build", "train", "deploy", "size",
+	"measure", "testbeds", "objectives", "search", "layout", NULL
+};
+static const char *const source_keys[] = { "repo", "rev", "path", NULL };
+static const char *const build_keys[] = { "command", "artifact", "timeout", NULL };
+static const char *const cmd_keys[] = { "command", "timeout", NULL };
+static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
+static const char *const measure_keys[] = { "command", "parser", "timeout", "repeats", NULL };
+static const char *const repeats_keys[] = { "min", "max", NULL };
+static const char *const objective_keys[] = {
+	"name", "unit", "goal", "limit", "from", "parser", NULL
+};
+static const char *const search_keys[] = { "strategy", "budget", "seed", NULL };
+static const char *const layout_keys[] = { "samples", NULL };
+
+static int err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ynode_verror(ld->path, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static struct study_loc loc_of(const struct ynode *n)
+{
+	struct study_loc l = { n->line, n->col };
+
+	return l;
+}
+
+/* n must be a mapping with only the known keys. */
+static int want_map(const struct loader *ld, const struct ynode *n, const char *what,
+		    const char *const *known)
+{
+	if (ynode_want(ld->path, n, YNODE_MAP, what) < 0)
+		return -1;
+	return ynode_check_keys(ld->path, n, known);
+}
+
+static int check_parser(const struct loader *ld, const struct ynode *n, const char *name)
+{
+	if (!measure_parser_valid(name))
+		return err(ld, n, "unknown parser '%s' (known: %s)", name, measure_parser_names());
+	return 0;
+}
+
+/* Parses the command and timeout keys of section n (keys already checked);
+ * an empty command counts as none. */
+static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
+			    const struct ynode *n, const char *section)
+{
+	const struct ynode *v;
+	char what[64];
+
+	out->loc = loc_of(n);
+	v = ynode_get(n, "command");
+	if (v) {
+		snprintf(what, sizeof(what), "%s.command", section);
+		if (ynode_str(&out->command, ld->path, v, what) < 0)
+			return -1;
+		out->loc = loc_of(v);
+		if (!*out->command) {
+			free(out->command);
+			out->command = NULL;
+		}
+	}
+	v = ynode_get(n, "timeout");
+	snprintf(what, sizeof(what), "%s.timeout", section);
+	if (v && ynode_timeout(&out->timeout, ld->path, v, what) < 0)
+		return -1;
+	return 0;
+}
+
+/* A section that is just a command: train and deploy. */
+static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
+			     const struct ynode *n, const char *section)
+{
+	if (want_map(ld, n, section, cmd_keys) < 0 ||
+	    parse_cmd_fields(ld, out, n, section) < 0)
+		return -1;
+	if (!out->command)
+		return err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
+			   "missing %s command", section);
+	return 0;
+}
+
+static int parse_name(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	static const char ok[] = "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+	char **name = &ld->s->name;
+
+	if (ynode_str(name, ld->path, n, "study") < 0)
+		return -1;
+	if (!**name)
+		return err(ld, n, "missing study name");
+	/* The name becomes a directory under results/, hence no "." or "..". */
+	if ((*name)[strspn(*name, ok)] || !strcmp(*name, ".") || !strcmp(*name, ".."))
+		return err(ld, n, "invalid study name '%s' (use letters, digits, '.', '_' and '-')",
+			   *name);
+	return 0;
+}
+
+static int has_dotdot(const char *path)
+{
+	for (const char *p = path;; p++) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 2 && !strncmp(p, "..", 2))
+			return 1;
+		p += len;
+		if (!*p)
+			return 0;
+	}
+}
+
+static int parse_source(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct {
+		const char *key, *what;
+		char **out;
+		struct study_loc *loc; /* NULL: may be empty */
+	} fields[] = {
+		{ "repo", "source.repo", &s->source_repo, &s->source_repo_loc },
+		{ "rev", "source.rev", &s->source_rev, &s->source_rev_loc },
+		{ "path", "source.path", &s->source_path, NULL },
+	};
+	const struct ynode *v;
+
+	if (want_map(ld, n, "source", source_keys) < 0)
+		return -1;
+	s->source_repo_loc = s->source_rev_loc = loc_of(key);
+	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
+		v = ynode_get(n, fields[i].key);
+		if (!v)
+			continue;
+		if (ynode_str(fields[i].out, ld->path, v, fields[i].what) < 0)
+			return -1;
+		if (!fields[i].loc)
+			continue;
+		if (!**fields[i].out)
+			return err(ld, v, "'%s' is empty", fields[i].what);
+		*fields[i].loc = loc_of(v);
+	}
+	v = ynode_get(n, "path");
+	if (v && (s->source_path[0] == '/' || has_dotdot(s->source_path)))
+		return err(ld, v, "'source.path' must be a relative path inside the repository");
+	return 0;
+}
+
+static int parse_dimension(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	const char *name = key->str;
+	int pgo = !strcmp(name, "pgo");
+	const char **values = NULL;
+	int ret = -1;
+
+	if (!*name)
+		return err(ld, key, "empty dimension name");
+	if (n->kind != YNODE_SEQ)
+		return err(ld, n, "dimension '%s' must be a list of values, not %s", name,
+			   ynode_describe(n));
+	if (!n->nkids)
+		return err(ld, n, "dimension '%s' has no values", name);
+
+	values = xcalloc(n->nkids, sizeof(*values));
+	for (size_t i = 0; i < n->nkids; i++) {
+		const struct ynode *v = n->kids[i];
+
+		if (v->kind != YNODE_SCALAR) {
+			err(ld, v, "values of dimension '%s' must be strings, not %s", name,
+			    ynode_describe(v));
+			goto out;
+		}
+		if (pgo && strcmp(v->str, "off") && strcmp(v->str, "on")) {
+			err(ld, v, "pgo values are off and on, not '%s'", v->str);
+			goto out;
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (!strcmp(values[j], v->str)) {
+				err(ld, v, "dimension '%s' lists '%s' twice (first at line %d)",
+				    name, v->str, n->kids[j]->line);
+				goto out;
+			}
+		}
+		if (pgo && !strcmp(v->str, "on"))
+			ld->pgo_on = v;
+		values[i] = v->str;
+	}
+	if (space_add_dimension(&ld->s->space, name, values, n->nkids) < 0) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", tn_errmsg());
+		err(ld, key, "%s", msg);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(values);
+	return ret;
+}
+
+static int parse_space(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	if (ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
+		return -1;
+	if (!n->nkids)
+		return err(ld, n, "'space' has no dimensions");
+	for (size_t i = 0; i < n->nkids; i += 2) {
+		const struct ynode *k = n->kids[i];
+
+		for (size_t j = 0; j < i; j += 2)
+			if (!strcmp(n->kids[j]->str, k->str))
+				return err(ld, k, "duplicate dimension '%s' (first at line %d)",
+					   k->str, n->kids[j]->line);
+		if (parse_dimension(ld, k, n->kids[i + 1]) < 0)
+			return -1;
+	}
+	ld->s->has_pgo_on = ld->pgo_on != NULL;
+	return 0;
+}
+
+static int parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (want_map(ld, n, "build", build_keys) < 0 ||
+	    parse_cmd_fields(ld, &s->build, n, "build") < 0)
+		return -1;
+	if (!s->build.command)
+		return err(ld, n, "missing build command");
+	v = ynode_get(n, "artifact");
+	if (!v)
+		return err(ld, n, "missing build artifact");
+	if (ynode_str(&s->artifact, ld->path, v, "build.artifact") < 0)
+		return -1;
+	if (!*s->artifact)
+		return err(ld, v, "missing build artifact");
+	if (s->artifact[0] == '/')
+		return err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
+	return 0;
+}
+
+static int parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	return parse_cmd_section(ld, &ld->s->train, n, "train");
+}
+
+static int parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	return parse_cmd_section(ld, &ld->s->deploy, n, "deploy");
+}
+
+static int parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	static const char *const of[] = { "artifact", NULL };
+	static const char *const kinds[] = { "text", "file", "command", NULL };
+	static const enum size_kind kind_of[] = { SIZE_TEXT, SIZE_FILE, SIZE_COMMAND };
+	struct study *s = ld->s;
+	const struct ynode *v;
+	int i;
+
+	if (want_map(ld, n, "size", size_keys) < 0)
+		return -1;
+	v = ynode_get(n, "of");
+	if (v && ynode_choice(&i, ld->path, v, "size.of", of) < 0)
+		return -1;
+	v = ynode_get(n, "measure");
+	if (!v)
+		return err(ld, n, "missing 'size.measure' (text, file or command)");
+	if (ynode_choice(&i, ld->path, v, "size.measure", kinds) < 0)
+		return -1;
+	s->size_kind = kind_of[i];
+	if (parse_cmd_fields(ld, &s->size_cmd, n, "size") < 0)
+		return -1;
+	if (s->size_kind == SIZE_COMMAND && !s->size_cmd.command)
+		return err(ld, n, "'size.measure: command' needs a size command");
+	if (s->size_kind != SIZE_COMMAND && ynode_get(n, "command"))
+		return err(ld, ynode_get(n, "command"),
+			   "'size.command' applies only to 'measure: command'");
+	return 0;
+}
+
+static int parse_repeats(struct loader *ld, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *min, *max;
+
+	if (n->kind == YNODE_SCALAR) {
+		if (ynode_count(&s->repeats_min, ld->path, n, "measure.repeats") < 0)
+			return -1;
+		s->repeats_max = s->repeats_min;
+		return 0;
+	}
+	if (n->kind != YNODE_MAP)
+		return ynode_bad_value(ld->path, n, "measure.repeats",
+				       "a number or {min: N, max: N}");
+	if (ynode_check_keys(ld->path, n, repeats_keys) < 0)
+		return -1;
+	min = ynode_get(n, "min");
+	max = ynode_get(n, "max");
+	if (min && ynode_count(&s->repeats_min, ld->path, min, "measure.repeats.min") < 0)
+		return -1;
+	s->repeats_max = s->repeats_min;
+	if (max && ynode_count(&s->repeats_max, ld->path, max, "measure.repeats.max") < 0)
+		return -1;
+	if (s->repeats_min > s->repeats_max)
+		return err(ld, max, "'measure.repeats.max' (%u) is less than min (%u)",
+			   s->repeats_max, s->repeats_min);
+	return 0;
+}
+
+static int parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (want_map(ld, n, "measure", measure_keys) < 0 ||
+	    parse_cmd_fields(ld, &s->measure, n, "measure") < 0)
+		return -1;
+	ld->measure = n;
+	v = ynode_get(n, "parser");
+	if (v && (ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
+		  check_parser(ld, v, s->parser) < 0))
+		return -1;
+	v = ynode_get(n, "repeats");
+	if (v && parse_repeats(ld, v) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_testbeds(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+
+	if (ynode_want(ld->path, n, YNODE_SEQ, "testbeds") < 0)
+		return -1;
+	if (!n->nkids)
+		return err(ld, n, "'testbeds' is empty");
+	s->testbeds = xcalloc(n->nkids, sizeof(*s->testbeds));
+	s->ntestbeds = n->nkids;
+	for (size_t i = 0; i < n->nkids; i++) {
+		const struct ynode *v = n->kids[i];
+
+		if (ynode_str(&s->testbeds[i], ld->path, v, "testbed") < 0)
+			return -1;
+		if (!*s->testbeds[i])
+			return err(ld, v, "empty testbed name");
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(s->testbeds[j], v->str))
+				return err(ld, v, "duplicate testbed '%s' (first at line %d)",
+					   v->str, n->kids[j]->line);
+	}
+	return 0;
+}
+
+/* Objective idx of the list seq; size and measure are parsed already. */
+static int parse_objective(struct loader *ld, struct objective *o, const struct ynode *seq,
+			   size_t idx)
+{
+	static const char *const goals[] = { "max", "min", NULL };
+	static const char *const sources[] = { "measure", "size", NULL };
+	const struct study *s = ld->s;
+	const struct ynode *n = seq->kids[idx], *name, *v, *from;
+	int i;
+
+	if (want_map(ld, n, "objective", objective_keys) < 0)
+		return -1;
+	name = ynode_get(n, "name");
+	if (!name)
+		return err(ld, n, "objective without a name");
+	if (ynode_str(&o->name, ld->path, name, "objective name") < 0)
+		return -1;
+	if (!*o->name)
+		return err(ld, name, "empty objective name");
+	for (size_t j = 0; j < idx; j++) {
+		const struct ynode *other = ynode_get(seq->kids[j], "name");
+
+		if (!strcmp(other->str, o->name))
+			return err(ld, name, "duplicate objective '%s' (first at line %d)",
+				   o->name, other->line);
+	}
+
+	o->unit = xstrdup("");
+	v = ynode_get(n, "unit");
+	if (v && ynode_str(&o->unit, ld->path, v, "unit") < 0)
+		return -1;
+	v = ynode_get(n, "goal");
+	if (!v)
+		return err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
+	if (ynode_choice(&i, ld->path, v, "goal", goals) < 0)
+		return -1;
+	o->maximize = i == 0;
+	v = ynode_get(n, "limit");
+	if (v) {
+		if (ynode_double(&o->limit, ld->path, v, "limit") < 0)
+			return -1;
+		o->has_limit = 1;
+	}
+
+	from = ynode_get(n, "from");
+	o->from_size = !strcmp(o->name, "size");
+	if (from) {
+		if (ynode_choice(&i, ld->path, from, "from", sources) < 0)
+			return -1;
+		o->from_size = i == 1;
+	}
+	v = ynode_get(n, "parser");
+	if (o->from_size) {
+		if (v)
+			return err(ld, v, "'parser' does not apply to the size objective '%s'",
+				   o->name);
+		if (s->size_kind == SIZE_NONE)
+			return err(ld, from ? from : n, "objective '%s' is the artifact size "
+				   "but there is no size section", o->name);
+		return 0;
+	}
+	if (v) {
+		if (ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
+		    check_parser(ld, v, o->parser) < 0)
+			return -1;
+	} else {
+		o->parser = xstrdup(s->parser);
+	}
+	if (!s->measure.command)
+		return err(ld, ld->measure ? ld->measure : n,
+			   "objective '%s' is measured but there is no measure command", o->name);
+	return 0;
+}
+
+static int parse_objectives(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+
+	if (ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
+		return -1;
+	if (!n->nkids)
+		return err(ld, n, "'objectives' is empty");
+	s->objectives = xcalloc(n->nkids, sizeof(*s->objectives));
+	s->nobjectives = n->nkids;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (parse_objective(ld, &s->objectives[i], n, i) < 0)
+			return -1;
+	return 0;
+}
+
+static int parse_search(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (want_map(ld, n, "search", search_keys) < 0)
+		return -1;
+	v = ynode_get(n, "strategy");
+	if (v) {
+		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
+			return -1;
+		if (!search_find(s->strategy))
+			return err(ld, v, "unknown search strategy '%s' (known: %s)", s->strategy,
+				   search_names());
+	}
+	v = ynode_get(n, "budget");
+	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
+		return -1;
+	v = ynode_get(n, "seed");
+	if (v && ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_layout(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	const struct ynode *v;
+
+	if (want_map(ld, n, "layout", layout_keys) < 0)
+		return -1;
+	v = ynode_get(n, "samples");
+	if (v && ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Sections in the order of the header's file format, which is also the
+ * order cross-checks need: objectives look at size and measure.
+ */
+static const struct section {
+	const char *key;
+	int (*parse)(struct loader *ld, const struct ynode *key, const struct ynode *val);
+	const char *missing; /* the error when absent; NULL: optional */
+} sections[] = {
+	{ "study", parse_name, "missing study name ('study: NAME')" },
+	{ "source", parse_source, NULL },
+	{ "space", parse_space, "missing 'space' (the flag dimensions)" },
+	{ "build", parse_build, "missing build command" },
+	{ "train", parse_train, NULL },
+	{ "deploy", parse_deploy, NULL },
+	{ "size", parse_size, NULL },
+	{ "measure", parse_measure, NULL },
+	{ "testbeds", parse_testbeds, NULL },
+	{ "objectives", parse_objectives, "missing 'objectives'" },
+	{ "search", parse_search, NULL },
+	{ "layout", parse_layout, NULL },
+};
+
+static int load_root(struct loader *ld, const struct ynode *root)
+{
+	struct study *s = ld->s;
+
+	if (root->kind != YNODE_MAP)
+		return err(ld, root, "a study file must be a mapping, not %s",
+			   ynode_describe(root));
+	if (ynode_check_keys(ld->path, root, top_keys) < 0)
+		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		const struct section *sec = &sections[i];
+		size_t k;
+
+		for (k = 0; k < root->nkids; k += 2)
+			if (!strcmp(root->kids[k]->str, sec->key))
+				break;
+		if (k == root->nkids) {
+			if (sec->missing)
+				return err(ld, NULL, "%s", sec->missing);
+			continue;
+		}
+		if (sec->parse(ld, root->kids[k], root->kids[k + 1]) < 0)
+			return -1;
+	}
+	if (ld->pgo_on && !s->train.command)
+		return err(ld, ld->pgo_on, "pgo: on needs a train command (train: {command: ...})");
+	if (!s->ntestbeds) {
+		s->testbeds = xcalloc(1, sizeof(*s->testbeds));
+		s->testbeds[0] = xstrdup("local");
+		s->ntestbeds = 1;
+	}
+	return 0;
+}
+
+static int read_study(char **out, size_t *len, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[16384];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = -1;
+
+	if (fd < 0)
+		return tn_error_at(path, 0, 0, "cannot open study file: %s", strerror(errno));
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tn_error_at(path, 0, 0, "cannot read study file: %s", strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		strbuf_add(&sb, chunk, (size_t)n);
+	}
+	*len = sb.len;
+	*out = strbuf_detach(&sb);
+	ret = 0;
+out:
+	close(fd);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void study_init(struct study *s, const char *path)
+{
+	static const struct study_loc top = { 1, 1 };
+
+	memset(s, 0, sizeof(*s));
+	s->path = xstrdup(path);
+	s->dir = path_dirname(path);
+	s->source_repo = xstrdup(".");
+	s->source_rev = xstrdup("HEAD");
+	s->source_path = xstrdup("");
+	s->source_repo_loc = s->source_rev_loc = top;
+	s->size_kind = SIZE_NONE;
+	s->parser = xstrdup("number");
+	s->repeats_min = s->repeats_max = 1;
+	s->strategy = xstrdup("exhaustive");
+	s->seed = 1;
+	s->layout_samples = 1;
+}
+
+int study_load(struct study *out, const char *path)
+{
+	struct loader ld = { path, out, NULL, NULL };
+	struct ynode *root = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret = -1;
+
+	study_init(out, path);
+	if (read_study(&buf, &len, path) < 0)
+		goto out;
+	hash64_hex(out->hash, hash64(HASH64_INIT, buf, len));
+	if (ynode_load(&root, path, buf, len) < 0 || load_root(&ld, root) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret < 0)
+		study_release(out);
+	ynode_free(root);
+	free(buf);
+	return ret;
+}
+
+static void cmd_spec_release(struct cmd_spec *c)
+{
+	free(c->command);
+	c->command = NULL;
+}
+
+void study_release(struct study *s)
+{
+	free(s->path);
+	free(s->dir);
+	free(s->name);
+	free(s->source_repo);
+	free(s->source_rev);
+	free(s->source_path);
+	space_release(&s->space);
+	cmd_spec_release(&s->build);
+	free(s->artifact);
+	cmd_spec_release(&s->train);
+	cmd_spec_release(&s->deploy);
+	cmd_spec_release(&s->size_cmd);
+	cmd_spec_release(&s->measure);
+	free(s->parser);
+	for (size_t i = 0; i < s->ntestbeds; i++)
+		free(s->testbeds[i]);
+	free(s->testbeds);
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		free(s->objectives[i].name);
+		free(s->objectives[i].unit);
+		free(s->objectives[i].parser);
+	}
+	free(s->objectives);
+	free(s->strategy);
+	memset(s, 0, sizeof(*s));
+}

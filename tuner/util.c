@@ -1,0 +1,472 @@
+/* util: see include/tuner/util.h */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "tuner/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Thread_local char errbuf[1024];
+
+static void set_errv(const char *prefix, const char *fmt, va_list ap, int with_errno)
+{
+	int saved = errno;
+	size_t n = 0;
+
+	if (prefix)
+		n = (size_t)snprintf(errbuf, sizeof(errbuf), "%s", prefix);
+	if (n < sizeof(errbuf))
+		n += (size_t)vsnprintf(errbuf + n, sizeof(errbuf) - n, fmt, ap);
+	if (with_errno && n < sizeof(errbuf))
+		snprintf(errbuf + n, sizeof(errbuf) - n, ": %s", strerror(saved));
+}
+
+int tn_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_errv(NULL, fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int tn_error_errno(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_errv(NULL, fmt, ap, 1);
+	va_end(ap);
+	return -1;
+}
+
+int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
+{
+	char prefix[512];
+	va_list ap;
+
+	if (line > 0 && col > 0)
+		snprintf(prefix, sizeof(prefix), "%s:%d:%d: ", file, line, col);
+	else if (line > 0)
+		snprintf(prefix, sizeof(prefix), "%s:%d: ", file, line);
+	else
+		snprintf(prefix, sizeof(prefix), "%s: ", file);
+	va_start(ap, fmt);
+	set_errv(prefix, fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+const char *tn_errmsg(void)
+{
+	return errbuf;
+}
+
+void tn_error_clear(void)
+{
+	errbuf[0] = '\0';
+}
+
+static void *check(void *p)
+{
+	if (!p) {
+		static const char msg[] = "tuner: out of memory\n";
+		if (write(2, msg, sizeof(msg) - 1) < 0) {
+			/* nothing left to report with */
+		}
+		abort();
+	}
+	return p;
+}
+
+void *xmalloc(size_t n)
+{
+	return check(malloc(n ? n : 1));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return check(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	return check(realloc(p, n ? n : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return check(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return check(strndup(s, n));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		check(NULL);
+	return s;
+}
+
+static void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need > sb->alloc) {
+		size_t a = sb->alloc ? sb->alloc : 64;
+		while (a < need)
+			a *= 2;
+		sb->buf = xrealloc(sb->buf, a);
+		sb->alloc = a;
+	}
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	if (len)
+		memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return s;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+uint64_t hash64(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t hash64_str(uint64_t h, const char *s)
+{
+	return hash64(h, s, strlen(s) + 1);
+}
+
+void hash64_hex(char out[17], uint64_t h)
+{
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t rng_next(struct rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint64_t rng_below(struct rng *r, uint64_t n)
+{
+	/* Rejection sampling: drop the values that would bias the modulo. */
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+
+	do
+		x = rng_next(r);
+	while (x >= limit);
+	return x % n;
+}
+
+double rng_double(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+				ret = tn_error_errno("cannot create directory '%s'", p);
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int ret = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : tn_error_errno("cannot stat '%s'", path);
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlink(path) < 0)
+			return tn_error_errno("cannot remove '%s'", path);
+		return 0;
+	}
+	d = opendir(path);
+	if (!d)
+		return tn_error_errno("cannot open directory '%s'", path);
+	while ((e = readdir(d))) {
+		char *child;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		child = xasprintf("%s/%s", path, e->d_name);
+		if (remove_tree(child) < 0)
+			ret = -1;
+		free(child);
+	}
+	closedir(d);
+	if (ret == 0 && rmdir(path) < 0)
+		ret = tn_error_errno("cannot remove '%s'", path);
+	return ret;
+}
+
+int read_file(char **out, size_t *len, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*out = NULL;
+	if (fd < 0)
+		return tn_error_errno("cannot open '%s'", path);
+	strbuf_grow(&sb, 0);
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			tn_error_errno("cannot read '%s'", path);
+			close(fd);
+			strbuf_release(&sb);
+			return -1;
+		}
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	if (len)
+		*len = sb.len;
+	*out = strbuf_detach(&sb);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	const char *p = data;
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int ret = -1;
+
+	if (fd < 0) {
+		tn_error_errno("cannot create '%s'", tmp);
+		goto out;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			tn_error_errno("cannot write '%s'", tmp);
+			close(fd);
+			unlink(tmp);
+			goto out;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		tn_error_errno("cannot write '%s'", path);
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	return ret;
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+unsigned cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* Lock-free atomic: async-signal-safe and race-free across threads. */
+static atomic_int cancel_flag;
+
+void tn_cancel(void)
+{
+	atomic_store(&cancel_flag, 1);
+}
+
+int tn_cancelled(void)
+{
+	return atomic_load(&cancel_flag) != 0;
+}
+
+void tn_cancel_reset(void)
+{
+	atomic_store(&cancel_flag, 0);
+}
+
+int parse_double(double *out, const char *s)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_u64(uint64_t *out, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
