@@ -39,14 +39,31 @@ static int cmp_rows(const void *a, const void *b)
 	return vx < vy ? -1 : 1;
 }
 
+/* Whole numbers (byte counts, instruction counts) in full; others to six
+ * significant digits. */
+static void format_number(char *buf, size_t len, double v)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
 static void format_value(char *buf, size_t len, const struct summary *sm)
 {
-	if (sm->n == 0)
+	char v[32], sd[32];
+
+	if (sm->n == 0) {
 		snprintf(buf, len, "-");
-	else if (sm->n == 1)
-		snprintf(buf, len, "%.6g", sm->trimmed_mean);
-	else
-		snprintf(buf, len, "%.6g ±%.2g (n=%zu)", sm->trimmed_mean, sm->stddev, sm->n);
+		return;
+	}
+	format_number(v, sizeof(v), sm->trimmed_mean);
+	if (sm->n == 1) {
+		snprintf(buf, len, "%s", v);
+		return;
+	}
+	snprintf(sd, sizeof(sd), "%.2g", sm->stddev);
+	snprintf(buf, len, "%s ±%s (n=%zu)", v, sd, sm->n);
 }
 
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
@@ -75,7 +92,7 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 			continue;
 		fprintf(f, "%-5s %-16s %-3s", c->on_front ? "*" : "", c->id, c->pgo ? "on" : "off");
 		for (size_t i = 0; i < s->nobjectives; i++) {
-			char v[64];
+			char v[128];
 			format_value(v, sizeof(v), &c->obj[i]);
 			fprintf(f, "  %-28s", v);
 		}

@@ -532,6 +532,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	unsigned *workers = NULL;
 	struct progress prog;
 	double start = now_seconds(), cpu0 = cpu_self();
+	unsigned long known = 0;
 	int changed = 0, ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -575,7 +576,9 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		workers[1 + t] = 1;
 	if (pool_new(&ctx.pool, workers, 1 + s->ntestbeds) < 0)
 		goto out;
-	journal_add_run(ctx.j, jobs, nunits, 0);
+	for (size_t i = 0; i < nunits; i++)
+		known += journal_find_build(ctx.j, units[i].key) != NULL;
+	journal_add_run(ctx.j, jobs, nunits, known);
 	for (size_t i = 0; i < nunits; i++)
 		pool_submit(ctx.pool, 0, build_job, &units[i]);
 	while (!pool_wait(ctx.pool, 0.1))

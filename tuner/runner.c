@@ -428,6 +428,10 @@ out:
 		close(r->out_fd);
 		r->out_fd = -1;
 	}
+	if (r->log_fd >= 0) {
+		close(r->log_fd);
+		r->log_fd = -1;
+	}
 	if (capturing) {
 		free(r->result.out);
 		r->result.out_len = out.len;

@@ -284,15 +284,16 @@ static void test_pool__bad_args(void **state)
 
 static void test_pool__free_waits(void **state)
 {
-	const unsigned workers[] = { 2 };
+	const unsigned workers[] = { 1, 2 };
 	struct pool *p;
 
 	atomic_store(&chain_ran, 0);
-	assert_int_equal(pool_new(&p, workers, 1), 0);
+	assert_int_equal(pool_new(&p, workers, 2), 0);
 	chain_pool = p;
-	chain_nqueues = 1;
+	chain_nqueues = 2;
 	pool_submit(p, 0, fan_job, (void *)(intptr_t)5);
-	/* No pool_wait: pool_free must let every job (and its children) run. */
+	/* No pool_wait: pool_free must let every job run, including those a
+	 * job of one queue submits to another. */
 	pool_free(p);
 	chain_pool = NULL;
 	assert_int_equal(atomic_load(&chain_ran), (1 << 6) - 1);
