@@ -35,9 +35,9 @@ CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/%)
 # Tests of the threaded modules, also run under ThreadSanitizer.
-TSAN_TESTS := test_pool test_runner
+TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 
-.PHONY: all deps test unit unit-run e2e demo bench install clean check-deps
+.PHONY: all deps test unit tsan e2e demo bench install clean
 all: $(B)/tuner
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj
@@ -62,6 +62,10 @@ deps:
 # Builds and runs the unit tests of this VARIANT.
 unit: $(UNIT_BIN)
 	@scripts/run-unit.sh $(UNIT_BIN)
+
+# The threaded modules' tests under ThreadSanitizer.
+tsan:
+	@$(MAKE) --no-print-directory VARIANT=tsan unit UNIT_BIN="$(TSAN_TESTS:%=build/tsan/%)"
 
 test: deps
 	@scripts/test.sh

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The whole test suite (what `make test` and .ci/run run): unit tests plain
 # and under ASan+UBSan, the threaded modules under TSan, end-to-end tests on
-# the release binary. Ends with one line "tests: N passed, M failed".
+# the release binary and again on the ASan+UBSan binary. Ends with one line "tests: N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -35,8 +35,9 @@ step() {
 
 step "build + unit (release)" make -s -j"$jobs" VARIANT=release all unit
 step "unit (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" VARIANT=asan unit
-step "pool + runner (TSan)" make -s -j"$jobs" VARIANT=tsan build/tsan/test_pool build/tsan/test_runner unit UNIT_BIN="build/tsan/test_pool build/tsan/test_runner"
+step "threaded modules (TSan)" make -s -j"$jobs" tsan
 step "end to end" make -s VARIANT=release e2e
+step "end to end (ASan+UBSan binary)" make -s -j"$jobs" VARIANT=asan e2e
 
 echo "tests: $total_p passed, $total_f failed"
 exit $status

@@ -1,0 +1,61 @@
+# The rest of a study's surface on one cheap study: size by command, the
+# json: parser, two testbeds x 3 repeats, 2 layout seeds pooled, a hard limit
+# that keeps a config off the front, --budget, deploy before each measure.
+. "$ROOT/tests/e2e/lib.sh"
+
+repo=$TMPDIR/repo
+make_repo "$repo"
+cat >"$repo/study.yaml" <<'EOF2'
+study: features
+source: {path: prog}
+space:
+  level: ["-DLEVEL=1", "-DLEVEL=2", "-DLEVEL=3", "-DLEVEL=4"]
+build:
+  command: 'echo "$TUNER_FLAGS" | sed "s/.*=//" > "$TUNER_OUT/level"; echo "$TUNER_LAYOUT_SEED" > "$TUNER_OUT/seed"; cp "$TUNER_OUT/level" "$TUNER_OUT/art"'
+  artifact: art
+deploy:
+  command: 'echo "deploy $TUNER_TESTBED $TUNER_RUN" >> "$TUNER_OUT/deploys"'
+size:
+  of: artifact
+  measure: command
+  command: 'echo "size: $(( $(cat "$TUNER_ARTIFACT") * 1000 ))"'
+measure:
+  command: 'l=$(cat "$TUNER_ARTIFACT"); s=$(cat "$TUNER_OUT/seed"); printf "{\"r\": {\"v\": [%d, %d]}}\n" $((l * 100 + s + TUNER_RUN)) 7'
+  parser: 'json:r.v[0]'
+  repeats: 3
+testbeds: [bench-a, bench-b]
+layout: {samples: 2}
+objectives:
+  - {name: speed, goal: max}
+  - {name: size, unit: bytes, goal: min, limit: 3500}
+EOF2
+git -C "$repo" add -A && git -C "$repo" commit -q -m study
+res=$TMPDIR/res
+"$TUNER" run -q --all --results "$res" "$repo/study.yaml" >"$TMPDIR/out" || fail "run failed: $(cat "$TMPDIR/out")"
+cat "$TMPDIR/out"
+j=$res/journal.jsonl
+# 4 configs x 2 seeds builds; x 2 testbeds x 3 repeats measurements.
+[ "$(count_records "$j" build)" -eq 8 ] || fail "builds: $(count_records "$j" build)"
+[ "$(count_records "$j" measure)" -eq 48 ] || fail "measures: $(count_records "$j" measure)"
+[ "$(grep -c '"testbed":"bench-b"' "$j")" -eq 24 ] || fail "bench-b measurements"
+# Deploy ran before every measurement, with testbed and run index.
+for d in "$res"/builds/*; do
+	[ "$(wc -l <"$d/deploys")" -eq 6 ] || fail "$d: $(wc -l <"$d/deploys") deploys, want 6"
+	grep -q '^deploy bench-a 2$' "$d/deploys" || fail "$d: no deploy of run 2 on bench-a"
+done
+# Speed trades against size, so LEVEL=1..3 are all on the front; LEVEL=4
+# is fastest but its 4000 bytes break the 3500-byte limit. LEVEL=3 pools
+# 300..303 over seeds, runs and testbeds: trimmed mean 301.5 of 12.
+grep -q '^Pareto set (3 of 4 configurations)' "$TMPDIR/out" || fail "front size"
+grep -E '^\* .* 301\.5 ±[0-9.]+ \(n=12\) +3000 ±0 \(n=2\) ' "$TMPDIR/out" | grep -q 'DLEVEL=3' ||
+	fail "LEVEL=3 row: $(grep DLEVEL=3 "$TMPDIR/out")"
+grep 'DLEVEL=4' "$TMPDIR/out" | grep -q 'over a limit' || fail "LEVEL=4 not marked over the limit"
+grep -q '"n": 12' "$res/pareto.json" || fail "pareto.json lacks n"
+
+# --budget takes a seeded sample of the space.
+"$TUNER" run -q --all --budget 2 --seed 5 --results "$TMPDIR/b" "$repo/study.yaml" >"$TMPDIR/out2"
+[ "$(count_records "$TMPDIR/b/journal.jsonl" build)" -eq 4 ] || fail "budget 2 x 2 seeds should build 4"
+"$TUNER" run -q --all --budget 2 --seed 5 --results "$TMPDIR/b2" "$repo/study.yaml" >"$TMPDIR/out3"
+diff <(grep -o 'DLEVEL=[0-9]' "$TMPDIR/out2" | sort) <(grep -o 'DLEVEL=[0-9]' "$TMPDIR/out3" | sort) ||
+	fail "same seed, different sample"
+echo ok
