@@ -228,6 +228,8 @@ static void queue_measures(struct unit *u)
 	for (size_t t = 0; t < s->ntestbeds; t++) {
 		size_t have = count_measures(u, s->testbeds[t]);
 		atomic_fetch_add(&ctx->measures_cached, have < s->repeats_min ? have : s->repeats_min);
+		if (have < s->repeats_min)
+			atomic_fetch_add(&ctx->measures_planned, s->repeats_min - have);
 		for (size_t run = have; run < s->repeats_min; run++) {
 			struct mjob *m = xmalloc(sizeof(*m));
 			m->u = u;
@@ -302,6 +304,7 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 	unsigned long running = atomic_load(&ctx->builds_running);
 	unsigned long mdone = atomic_load(&ctx->measures_done);
 	unsigned long mcached = atomic_load(&ctx->measures_cached);
+	unsigned long mplanned = atomic_load(&ctx->measures_planned);
 	unsigned long finished = done + cached;
 	size_t queued = nunits - finished - running;
 	char text[256], eta[32] = "";
@@ -313,8 +316,9 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 		snprintf(eta, sizeof(eta), ", ETA %s", d);
 	}
 	snprintf(text, sizeof(text),
-		 "tuner: builds %lu/%zu done (%lu cached, %lu failed), %lu running, %zu queued; measurements %lu (%lu cached)%s",
-		 finished, nunits, cached, failed, running, queued, mdone, mcached, eta);
+		 "tuner: builds %lu/%zu done (%lu cached, %lu failed), %lu running, %zu queued; measurements %lu done, %lu waiting (%lu cached)%s",
+		 finished, nunits, cached, failed, running, queued, mdone,
+		 mplanned > mdone ? mplanned - mdone : 0, mcached, eta);
 	progress_show(p, text, force);
 }
 
