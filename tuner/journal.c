@@ -171,8 +171,13 @@ static int append(struct journal *j, const char *line)
 	return 0;
 }
 
-/* Appends line (consumed; NULL: encoding it failed) under the lock. */
-static int append_line(struct journal *j, char *line)
+/*
+ * Appends line (consumed; NULL: encoding it failed) under the lock and, once
+ * it is written, remembers a copy of rec through remember (NULL: nothing to
+ * remember).
+ */
+static int append_line(struct journal *j, char *line,
+		       void (*remember)(struct journal *, const void *), const void *rec)
 {
 	int ret;
 
@@ -180,56 +185,42 @@ static int append_line(struct journal *j, char *line)
 		return -1;
 	pthread_mutex_lock(&j->lock);
 	ret = append(j, line);
+	if (ret == 0 && remember)
+		remember(j, rec);
 	pthread_mutex_unlock(&j->lock);
 	free(line);
 	return ret;
+}
+
+static void remember_build_copy(struct journal *j, const void *rec)
+{
+	remember_build(j, copy_build(rec));
+}
+
+static void remember_measure_copy(struct journal *j, const void *rec)
+{
+	remember_measure(j, copy_measure(rec));
 }
 
 int journal_add_build(struct journal *j, const struct build_record *rec)
 {
-	char *line = jrec_build_line(rec);
-	int ret = -1;
-
-	if (!line)
-		return -1;
-	pthread_mutex_lock(&j->lock);
-	if (append(j, line) < 0)
-		goto out;
-	remember_build(j, copy_build(rec));
-	ret = 0;
-out:
-	pthread_mutex_unlock(&j->lock);
-	free(line);
-	return ret;
+	return append_line(j, jrec_build_line(rec), remember_build_copy, rec);
 }
 
 int journal_add_measure(struct journal *j, const struct measure_record *rec)
 {
-	char *line = jrec_measure_line(rec);
-	int ret = -1;
-
-	if (!line)
-		return -1;
-	pthread_mutex_lock(&j->lock);
-	if (append(j, line) < 0)
-		goto out;
-	remember_measure(j, copy_measure(rec));
-	ret = 0;
-out:
-	pthread_mutex_unlock(&j->lock);
-	free(line);
-	return ret;
+	return append_line(j, jrec_measure_line(rec), remember_measure_copy, rec);
 }
 
 int journal_add_run(struct journal *j, unsigned jobs, unsigned long planned,
 		    unsigned long cached)
 {
-	return append_line(j, jrec_run_line(jobs, planned, cached));
+	return append_line(j, jrec_run_line(jobs, planned, cached), NULL, NULL);
 }
 
 int journal_add_end(struct journal *j, int interrupted)
 {
-	return append_line(j, jrec_end_line(interrupted));
+	return append_line(j, jrec_end_line(interrupted), NULL, NULL);
 }
 
 /* Takes the record r holds, if any. Line 1 is known to be a header. */
