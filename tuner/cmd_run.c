@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/guard.h"
 #include "tuner/progress.h"
 #include "tuner/report.h"
 #include "tuner/run.h"
@@ -57,6 +58,55 @@ static int bad_number(const char *opt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* Runs the study and prints its results; returns the exit code. */
+static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats)
+{
+	struct run_result res;
+	char *json;
+	int ret;
+
+	if (run_study(&res, s, opts) < 0) {
+		/* A source error points into the study file: bad input. */
+		ret = strncmp(tn_errmsg(), s->path, strlen(s->path)) ? EXIT_FAIL : EXIT_USAGE;
+		cmd_die_msg(tn_errmsg());
+		run_result_release(&res);
+		return tn_cancelled() ? EXIT_INTERRUPTED : ret;
+	}
+
+	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s->name,
+	       res.nconfigs, s->layout_samples, res.commit, res.dirty ? " (dirty)" : "");
+	printf("builds: %lu new (%lu failed), %lu from the journal; measurements: %lu new, %lu from the journal\n",
+	       res.builds_done, res.builds_failed, res.builds_cached, res.measures_done,
+	       res.measures_cached);
+	if (res.worktree_dirty && !res.dirty)
+		fprintf(stderr, "tuner: note: the work tree has uncommitted changes; they were not built (use --dirty)\n");
+	printf("\n");
+	if (res.interrupted)
+		printf("interrupted: the set below covers only what finished\n");
+	printf("Pareto set (%zu of %zu configurations):\n", res.nfront, res.nconfigs);
+	report_table(stdout, s, &res, all);
+
+	json = xasprintf("%s/pareto.json", res.results_dir);
+	ret = EXIT_OK;
+	if (report_json(s, &res, json) < 0) {
+		cmd_die_msg(tn_errmsg());
+		ret = EXIT_FAIL;
+	} else {
+		printf("\nresults: %s (journal.jsonl, pareto.json)\n", res.results_dir);
+	}
+	if (stats) {
+		unsigned long evals = res.builds_done + res.builds_cached;
+		fprintf(stderr, "tuner: stats: %lu evaluations, wall %.3f s, tuner CPU %.3f s, %.3f ms per evaluation\n",
+			evals, res.wall, res.cpu_self,
+			evals ? res.cpu_self * 1e3 / (double)evals : 0.0);
+	}
+	if (res.interrupted)
+		ret = EXIT_INTERRUPTED;
+	free(json);
+	run_result_release(&res);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS };
@@ -73,11 +123,9 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts opts = RUN_OPTS_INIT;
-	struct run_result res;
 	struct study s;
 	int c, all = 0, quiet = 0, stats = 0, ret;
 	uint64_t v;
-	char *json;
 
 	if (cmd_wants_help(argc, argv, "run"))
 		return EXIT_OK;
@@ -134,47 +182,14 @@ int cmd_run(int argc, char **argv)
 	}
 	opts.progress = quiet ? PROGRESS_OFF : progress_auto();
 	install_signals();
-
-	if (run_study(&res, &s, &opts) < 0) {
-		/* A source error points into the study file: bad input. */
-		ret = strncmp(tn_errmsg(), s.path, strlen(s.path)) ? EXIT_FAIL : EXIT_USAGE;
+	if (guard_start() < 0) {
 		cmd_die_msg(tn_errmsg());
-		run_result_release(&res);
 		study_release(&s);
-		return tn_cancelled() ? EXIT_INTERRUPTED : ret;
+		return EXIT_FAIL;
 	}
 
-	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s.name,
-	       res.nconfigs, s.layout_samples, res.commit, res.dirty ? " (dirty)" : "");
-	printf("builds: %lu new (%lu failed), %lu from the journal; measurements: %lu new, %lu from the journal\n",
-	       res.builds_done, res.builds_failed, res.builds_cached, res.measures_done,
-	       res.measures_cached);
-	if (res.worktree_dirty && !res.dirty)
-		fprintf(stderr, "tuner: note: the work tree has uncommitted changes; they were not built (use --dirty)\n");
-	printf("\n");
-	if (res.interrupted)
-		printf("interrupted: the set below covers only what finished\n");
-	printf("Pareto set (%zu of %zu configurations):\n", res.nfront, res.nconfigs);
-	report_table(stdout, &s, &res, all);
-
-	json = xasprintf("%s/pareto.json", res.results_dir);
-	ret = EXIT_OK;
-	if (report_json(&s, &res, json) < 0) {
-		cmd_die_msg(tn_errmsg());
-		ret = EXIT_FAIL;
-	} else {
-		printf("\nresults: %s (journal.jsonl, pareto.json)\n", res.results_dir);
-	}
-	if (stats) {
-		unsigned long evals = res.builds_done + res.builds_cached;
-		fprintf(stderr, "tuner: stats: %lu evaluations, wall %.3f s, tuner CPU %.3f s, %.3f ms per evaluation\n",
-			evals, res.wall, res.cpu_self,
-			evals ? res.cpu_self * 1e3 / (double)evals : 0.0);
-	}
-	if (res.interrupted)
-		ret = EXIT_INTERRUPTED;
-	free(json);
-	run_result_release(&res);
+	ret = run_and_report(&s, &opts, all, stats);
+	guard_stop();
 	study_release(&s);
 	return ret;
 }

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #endif
 #include "tuner/runner.h"
+#include "tuner/guard.h"
 #include "tuner/util.h"
 
 #include <errno.h>
@@ -207,6 +208,7 @@ int runner_start(struct runner *r, const struct runner_opts *opts)
 	}
 
 	r->pid = pid;
+	guard_watch(pid);
 	r->deadline = opts->timeout > 0 ? r->start + opts->timeout : 0;
 	r->out_fd = pipefd[0];
 	pipefd[0] = -1;
@@ -408,6 +410,7 @@ int runner_wait(struct runner *r)
 		tn_error_errno("cannot reap process %ld", (long)r->pid);
 		goto out;
 	}
+	guard_unwatch(r->pid);
 	r->pid = -1; /* reaped: nothing left for runner_release to kill */
 	fill_status(&r->result, status, &ru);
 
@@ -446,6 +449,7 @@ void runner_release(struct runner *r)
 		kill(-r->pid, SIGKILL);
 		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		guard_unwatch(r->pid);
 	}
 	if (r->out_fd >= 0)
 		close(r->out_fd);

@@ -50,3 +50,8 @@ YAML
 count_records() {
 	grep -c "\"type\":\"$2\"" "$1" || true
 }
+
+# Pids of the live (not zombie) processes in session $1, other than $1.
+live_in_session() {
+	ps -e -o pid=,sid=,stat= | awk -v s="$1" '$2 == s && $1 != s && $3 !~ /^Z/ { print $1 }'
+}

@@ -11,6 +11,9 @@ write_study "$repo/study.yaml" resume <<'EOF2'
   align: ["", -falign-functions=64]
   pgo: [off, on]
 EOF2
+# While $TMPDIR/hang exists, builds hang (a stand-in for a long kernel build).
+sed -i "s|command: make -s -f|command: if [ -e $TMPDIR/hang ]; then sleep 1000; fi; make -s -f|" "$repo/study.yaml"
+grep -q "$TMPDIR/hang" "$repo/study.yaml" || fail "could not edit the study"
 git -C "$repo" add study.yaml && git -C "$repo" commit -q -m study
 
 # Reference: one uninterrupted run.
@@ -22,8 +25,8 @@ grep -q '"status":"ok"' "$TMPDIR/ref/journal.jsonl" || fail "no build succeeded"
 [ -s "$TMPDIR/ref/pareto.json" ] || fail "no pareto.json"
 
 # Interrupted run: SIGKILL once a few builds are recorded. The tuner runs in
-# a session of its own so the commands it left running can be swept after
-# (a SIGKILLed process cannot clean up; this stands for a crash).
+# a session of its own so we can see that its guard process killed every
+# command it had running: nothing of the session may survive.
 res=$TMPDIR/res
 setsid "$TUNER" run -q -j 2 --results "$res" "$repo/study.yaml" >/dev/null 2>&1 &
 pid=$!
@@ -34,13 +37,25 @@ for _ in $(seq 1 600); do
 	sleep 0.1
 done
 kill -0 $pid 2>/dev/null || fail "tuner finished before it could be killed"
+touch "$TMPDIR/hang"
+for _ in $(seq 1 300); do
+	pgrep -s "$pid" -x sleep >/dev/null && break
+	sleep 0.1
+done
+pgrep -s "$pid" -x sleep >/dev/null || fail "no build hung"
 kill -KILL $pid
 wait $pid 2>/dev/null || true
-pkill -KILL -s "$pid" 2>/dev/null || true
+for _ in $(seq 1 50); do
+	[ -z "$(live_in_session "$pid")" ] && break
+	sleep 0.1
+done
+left=$(live_in_session "$pid")
+[ -z "$left" ] || { ps -o pid,pgid,stat,args -s "$pid" >&2 || true; fail "orphans after SIGKILL: $left"; }
 before=$(count_records "$res/journal.jsonl" build)
 [ "$before" -ge 5 ] && [ "$before" -lt 16 ] || fail "expected a partial journal, got $before builds"
 echo "killed after $before builds"
 
+rm "$TMPDIR/hang"
 "$TUNER" run -q -j 2 --all --results "$res" "$repo/study.yaml" >"$TMPDIR/res.out"
 after=$(count_records "$res/journal.jsonl" build)
 [ "$after" -eq 16 ] || fail "after resume: $after build records, want 16 (one per config)"

@@ -1,0 +1,128 @@
+/* guard: see include/tuner/guard.h */
+#include "tuner/guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tuner/util.h"
+
+/* One message: fits in PIPE_BUF, so concurrent writes never interleave. */
+struct msg {
+	char op; /* 'w' watch, 'u' unwatch, 's' stop */
+	pid_t pgid;
+};
+
+static int guard_fd = -1;
+static pid_t guard_pid = -1;
+
+static void send_msg(char op, pid_t pgid)
+{
+	struct msg m;
+
+	if (guard_fd < 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.op = op;
+	m.pgid = pgid;
+	while (write(guard_fd, &m, sizeof(m)) < 0 && errno == EINTR)
+		;
+}
+
+void guard_watch(pid_t pgid)
+{
+	send_msg('w', pgid);
+}
+
+void guard_unwatch(pid_t pgid)
+{
+	send_msg('u', pgid);
+}
+
+/* The guard process: keeps the set of live groups until told to stop, or
+ * until the pipe closes without a stop, when it kills them all. */
+static void __attribute__((noreturn)) guard_main(int fd)
+{
+	pid_t *groups = NULL;
+	size_t n = 0, alloc = 0;
+	struct msg m;
+	ssize_t r;
+	int stopped = 0;
+
+	/* Ctrl-C reaches the whole foreground group: the guard must outlive it
+	 * to do its job if tuner dies. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	for (;;) {
+		r = read(fd, &m, sizeof(m));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r != (ssize_t)sizeof(m))
+			break;
+		if (m.op == 's') {
+			stopped = 1;
+		} else if (m.op == 'w') {
+			ALLOC_GROW(groups, n + 1, alloc);
+			groups[n++] = m.pgid;
+		} else if (m.op == 'u') {
+			for (size_t i = 0; i < n; i++)
+				if (groups[i] == m.pgid) {
+					groups[i] = groups[--n];
+					break;
+				}
+		}
+	}
+	if (!stopped)
+		for (size_t i = 0; i < n; i++)
+			kill(-groups[i], SIGKILL);
+	_exit(0);
+}
+
+int guard_start(void)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (guard_pid > 0)
+		return 0;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return tn_error_errno("cannot create the guard's pipe");
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return tn_error_errno("cannot start the guard process");
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		close(fds[1]);
+		/* Holding tuner's stdout open would keep a reader of it waiting. */
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+		guard_main(fds[0]);
+	}
+	close(fds[0]);
+	guard_fd = fds[1];
+	guard_pid = pid;
+	return 0;
+}
+
+void guard_stop(void)
+{
+	if (guard_pid <= 0)
+		return;
+	send_msg('s', 0);
+	close(guard_fd);
+	guard_fd = -1;
+	while (waitpid(guard_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	guard_pid = -1;
+}
