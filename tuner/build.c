@@ -149,7 +149,7 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 	else if (ret == 0 && r.result.status != 0)
 		ret = tn_error("size command exited with status %d", r.result.status);
 	else if (ret == 0)
-		ret = measure_parse(out, "number", r.result.out, r.result.out_len);
+		ret = measure_parse(out, "number", NULL, r.result.out, r.result.out_len);
 	runner_release(&r);
 	return ret;
 }

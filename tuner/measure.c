@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/cgmodel.h"
 #include "tuner/util.h"
 
 #define JSON_PREFIX "json:"
@@ -282,9 +283,31 @@ out:
 	return ret;
 }
 
+/* cachegrind-model and its variants: see cgmodel.h. Without a model, the
+ * defaults. */
+static int parse_cgmodel(double *out, const char *parser, const struct cg_model *model,
+			 const char *text, size_t len)
+{
+	struct cg_model defaults = { 0 };
+	struct cg_score score;
+	int ret;
+
+	if (!model) {
+		cg_model_init(&defaults);
+		model = &defaults;
+	}
+	ret = cgmodel_score(&score, model, text, len);
+	if (ret == 0)
+		*out = cgmodel_value(&score, parser);
+	cg_model_release(&defaults);
+	return ret;
+}
+
 int measure_parser_valid(const char *name)
 {
 	if (!strcmp(name, "number") || !strcmp(name, "iperf3"))
+		return 1;
+	if (cgmodel_parser_valid(name))
 		return 1;
 	if (!strncmp(name, JSON_PREFIX, strlen(JSON_PREFIX)))
 		return path_valid(name + strlen(JSON_PREFIX));
@@ -293,10 +316,12 @@ int measure_parser_valid(const char *name)
 
 const char *measure_parser_names(void)
 {
-	return "number, iperf3, json:PATH";
+	return "number, iperf3, json:PATH, cachegrind-model, cachegrind-model:cycles, "
+	       "cachegrind-model:ir, cachegrind-model:i1-misses";
 }
 
-int measure_parse(double *out, const char *parser, const char *text, size_t len)
+int measure_parse(double *out, const char *parser, const struct cg_model *model,
+		  const char *text, size_t len)
 {
 	const char *path;
 
@@ -308,6 +333,8 @@ int measure_parse(double *out, const char *parser, const char *text, size_t len)
 		return parse_number(out, text, len);
 	if (!strcmp(parser, "iperf3"))
 		return parse_iperf3(out, text, len);
+	if (cgmodel_parser_valid(parser))
+		return parse_cgmodel(out, parser, model, text, len);
 	if (strncmp(parser, JSON_PREFIX, strlen(JSON_PREFIX)) != 0)
 		return tn_error("unknown parser '%s' (known: %s)", parser,
 				measure_parser_names());

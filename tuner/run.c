@@ -167,7 +167,7 @@ static void measure_once(struct mjob *m)
 		double v = NAN;
 		if (!measure_objective(s, i))
 			continue;
-		if (!err.len && measure_parse(&v, s->objectives[i].parser,
+		if (!err.len && measure_parse(&v, s->objectives[i].parser, &s->model,
 					      r.result.out, r.result.out_len) < 0)
 			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
 		rec.names[k] = s->objectives[i].name;

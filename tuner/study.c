@@ -9,39 +9,26 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tuner/cgmodel.h"
 #include "tuner/measure.h"
 #include "tuner/search.h"
 #include "tuner/util.h"
-#include "study_yaml.h"
+#include "study_priv.h"
 
-struct loader {
-	const char *path;
-	struct study *s;
-	const struct ynode *measure; /* the measure section, or NULL */
-	const struct ynode *pgo_on;  /* the "on" value of the pgo dimension */
-};
-
-/* Known keys of each mapping, NULL-terminated. */
+/* Known keys of each mapping, NULL-terminated (the command sections' are in
+ * study_cmds.c). */
 static const char *const top_keys[] = {
 	"study", "source", "space", "build", "train", "deploy", "size",
 	"measure", "testbeds", "objectives", "search", "layout", NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
-static const char *const build_keys[] = { "command", "artifact", "timeout", NULL };
-static const char *const cmd_keys[] = { "command", "timeout", NULL };
-static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
-static const char *const measure_keys[] = { "command", "parser", "timeout", "repeats", NULL };
-static const char *const repeats_keys[] = { "min", "max", NULL };
 static const char *const objective_keys[] = {
 	"name", "unit", "goal", "limit", "from", "parser", NULL
 };
 static const char *const search_keys[] = { "strategy", "budget", "seed", NULL };
 static const char *const layout_keys[] = { "samples", NULL };
 
-static int err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
+int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -51,66 +38,19 @@ static int err(const struct loader *ld, const struct ynode *n, const char *fmt, 
 	return -1;
 }
 
-static struct study_loc loc_of(const struct ynode *n)
-{
-	struct study_loc l = { n->line, n->col };
-
-	return l;
-}
-
-/* n must be a mapping with only the known keys. */
-static int want_map(const struct loader *ld, const struct ynode *n, const char *what,
-		    const char *const *known)
+int study_want_map(const struct loader *ld, const struct ynode *n, const char *what,
+		   const char *const *known)
 {
 	if (ynode_want(ld->path, n, YNODE_MAP, what) < 0)
 		return -1;
 	return ynode_check_keys(ld->path, n, known);
 }
 
-static int check_parser(const struct loader *ld, const struct ynode *n, const char *name)
+int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name)
 {
 	if (!measure_parser_valid(name))
-		return err(ld, n, "unknown parser '%s' (known: %s)", name, measure_parser_names());
-	return 0;
-}
-
-/* Parses the command and timeout keys of section n (keys already checked);
- * an empty command counts as none. */
-static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
-			    const struct ynode *n, const char *section)
-{
-	const struct ynode *v;
-	char what[64];
-
-	out->loc = loc_of(n);
-	v = ynode_get(n, "command");
-	if (v) {
-		snprintf(what, sizeof(what), "%s.command", section);
-		if (ynode_str(&out->command, ld->path, v, what) < 0)
-			return -1;
-		out->loc = loc_of(v);
-		if (!*out->command) {
-			free(out->command);
-			out->command = NULL;
-		}
-	}
-	v = ynode_get(n, "timeout");
-	snprintf(what, sizeof(what), "%s.timeout", section);
-	if (v && ynode_timeout(&out->timeout, ld->path, v, what) < 0)
-		return -1;
-	return 0;
-}
-
-/* A section that is just a command: train and deploy. */
-static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
-			     const struct ynode *n, const char *section)
-{
-	if (want_map(ld, n, section, cmd_keys) < 0 ||
-	    parse_cmd_fields(ld, out, n, section) < 0)
-		return -1;
-	if (!out->command)
-		return err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
-			   "missing %s command", section);
+		return study_err(ld, n, "unknown parser '%s' (known: %s)", name,
+				 measure_parser_names());
 	return 0;
 }
 
@@ -123,11 +63,11 @@ static int parse_name(struct loader *ld, const struct ynode *key, const struct y
 	if (ynode_str(name, ld->path, n, "study") < 0)
 		return -1;
 	if (!**name)
-		return err(ld, n, "missing study name");
+		return study_err(ld, n, "missing study name");
 	/* The name becomes a directory under results/, hence no "." or "..". */
 	if ((*name)[strspn(*name, ok)] || !strcmp(*name, ".") || !strcmp(*name, ".."))
-		return err(ld, n, "invalid study name '%s' (use letters, digits, '.', '_' and '-')",
-			   *name);
+		return study_err(ld, n, "invalid study name '%s' "
+				 "(use letters, digits, '.', '_' and '-')", *name);
 	return 0;
 }
 
@@ -158,9 +98,9 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 	};
 	const struct ynode *v;
 
-	if (want_map(ld, n, "source", source_keys) < 0)
+	if (study_want_map(ld, n, "source", source_keys) < 0)
 		return -1;
-	s->source_repo_loc = s->source_rev_loc = loc_of(key);
+	s->source_repo_loc = s->source_rev_loc = study_loc_of(key);
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
 		v = ynode_get(n, fields[i].key);
 		if (!v)
@@ -170,12 +110,13 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 		if (!fields[i].loc)
 			continue;
 		if (!**fields[i].out)
-			return err(ld, v, "'%s' is empty", fields[i].what);
-		*fields[i].loc = loc_of(v);
+			return study_err(ld, v, "'%s' is empty", fields[i].what);
+		*fields[i].loc = study_loc_of(v);
 	}
 	v = ynode_get(n, "path");
 	if (v && (s->source_path[0] == '/' || has_dotdot(s->source_path)))
-		return err(ld, v, "'source.path' must be a relative path inside the repository");
+		return study_err(ld, v,
+				 "'source.path' must be a relative path inside the repository");
 	return 0;
 }
 
@@ -187,30 +128,30 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 	int ret = -1;
 
 	if (!*name)
-		return err(ld, key, "empty dimension name");
+		return study_err(ld, key, "empty dimension name");
 	if (n->kind != YNODE_SEQ)
-		return err(ld, n, "dimension '%s' must be a list of values, not %s", name,
-			   ynode_describe(n));
+		return study_err(ld, n, "dimension '%s' must be a list of values, not %s", name,
+				 ynode_describe(n));
 	if (!n->nkids)
-		return err(ld, n, "dimension '%s' has no values", name);
+		return study_err(ld, n, "dimension '%s' has no values", name);
 
 	values = xcalloc(n->nkids, sizeof(*values));
 	for (size_t i = 0; i < n->nkids; i++) {
 		const struct ynode *v = n->kids[i];
 
 		if (v->kind != YNODE_SCALAR) {
-			err(ld, v, "values of dimension '%s' must be strings, not %s", name,
-			    ynode_describe(v));
+			study_err(ld, v, "values of dimension '%s' must be strings, not %s",
+				  name, ynode_describe(v));
 			goto out;
 		}
 		if (pgo && strcmp(v->str, "off") && strcmp(v->str, "on")) {
-			err(ld, v, "pgo values are off and on, not '%s'", v->str);
+			study_err(ld, v, "pgo values are off and on, not '%s'", v->str);
 			goto out;
 		}
 		for (size_t j = 0; j < i; j++) {
 			if (!strcmp(values[j], v->str)) {
-				err(ld, v, "dimension '%s' lists '%s' twice (first at line %d)",
-				    name, v->str, n->kids[j]->line);
+				study_err(ld, v, "dimension '%s' lists '%s' twice "
+					  "(first at line %d)", name, v->str, n->kids[j]->line);
 				goto out;
 			}
 		}
@@ -222,7 +163,7 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 		char msg[512];
 
 		snprintf(msg, sizeof(msg), "%s", tn_errmsg());
-		err(ld, key, "%s", msg);
+		study_err(ld, key, "%s", msg);
 		goto out;
 	}
 	ret = 0;
@@ -236,128 +177,18 @@ static int parse_space(struct loader *ld, const struct ynode *key, const struct 
 	if (ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
 		return -1;
 	if (!n->nkids)
-		return err(ld, n, "'space' has no dimensions");
+		return study_err(ld, n, "'space' has no dimensions");
 	for (size_t i = 0; i < n->nkids; i += 2) {
 		const struct ynode *k = n->kids[i];
 
 		for (size_t j = 0; j < i; j += 2)
 			if (!strcmp(n->kids[j]->str, k->str))
-				return err(ld, k, "duplicate dimension '%s' (first at line %d)",
-					   k->str, n->kids[j]->line);
+				return study_err(ld, k, "duplicate dimension '%s' "
+						 "(first at line %d)", k->str, n->kids[j]->line);
 		if (parse_dimension(ld, k, n->kids[i + 1]) < 0)
 			return -1;
 	}
 	ld->s->has_pgo_on = ld->pgo_on != NULL;
-	return 0;
-}
-
-static int parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	struct study *s = ld->s;
-	const struct ynode *v;
-
-	if (want_map(ld, n, "build", build_keys) < 0 ||
-	    parse_cmd_fields(ld, &s->build, n, "build") < 0)
-		return -1;
-	if (!s->build.command)
-		return err(ld, n, "missing build command");
-	v = ynode_get(n, "artifact");
-	if (!v)
-		return err(ld, n, "missing build artifact");
-	if (ynode_str(&s->artifact, ld->path, v, "build.artifact") < 0)
-		return -1;
-	if (!*s->artifact)
-		return err(ld, v, "missing build artifact");
-	if (s->artifact[0] == '/')
-		return err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
-	return 0;
-}
-
-static int parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	return parse_cmd_section(ld, &ld->s->train, n, "train");
-}
-
-static int parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	return parse_cmd_section(ld, &ld->s->deploy, n, "deploy");
-}
-
-static int parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	static const char *const of[] = { "artifact", NULL };
-	static const char *const kinds[] = { "text", "file", "command", NULL };
-	static const enum size_kind kind_of[] = { SIZE_TEXT, SIZE_FILE, SIZE_COMMAND };
-	struct study *s = ld->s;
-	const struct ynode *v;
-	int i;
-
-	if (want_map(ld, n, "size", size_keys) < 0)
-		return -1;
-	v = ynode_get(n, "of");
-	if (v && ynode_choice(&i, ld->path, v, "size.of", of) < 0)
-		return -1;
-	v = ynode_get(n, "measure");
-	if (!v)
-		return err(ld, n, "missing 'size.measure' (text, file or command)");
-	if (ynode_choice(&i, ld->path, v, "size.measure", kinds) < 0)
-		return -1;
-	s->size_kind = kind_of[i];
-	if (parse_cmd_fields(ld, &s->size_cmd, n, "size") < 0)
-		return -1;
-	if (s->size_kind == SIZE_COMMAND && !s->size_cmd.command)
-		return err(ld, n, "'size.measure: command' needs a size command");
-	if (s->size_kind != SIZE_COMMAND && ynode_get(n, "command"))
-		return err(ld, ynode_get(n, "command"),
-			   "'size.command' applies only to 'measure: command'");
-	return 0;
-}
-
-static int parse_repeats(struct loader *ld, const struct ynode *n)
-{
-	struct study *s = ld->s;
-	const struct ynode *min, *max;
-
-	if (n->kind == YNODE_SCALAR) {
-		if (ynode_count(&s->repeats_min, ld->path, n, "measure.repeats") < 0)
-			return -1;
-		s->repeats_max = s->repeats_min;
-		return 0;
-	}
-	if (n->kind != YNODE_MAP)
-		return ynode_bad_value(ld->path, n, "measure.repeats",
-				       "a number or {min: N, max: N}");
-	if (ynode_check_keys(ld->path, n, repeats_keys) < 0)
-		return -1;
-	min = ynode_get(n, "min");
-	max = ynode_get(n, "max");
-	if (min && ynode_count(&s->repeats_min, ld->path, min, "measure.repeats.min") < 0)
-		return -1;
-	s->repeats_max = s->repeats_min;
-	if (max && ynode_count(&s->repeats_max, ld->path, max, "measure.repeats.max") < 0)
-		return -1;
-	if (s->repeats_min > s->repeats_max)
-		return err(ld, max, "'measure.repeats.max' (%u) is less than min (%u)",
-			   s->repeats_max, s->repeats_min);
-	return 0;
-}
-
-static int parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	struct study *s = ld->s;
-	const struct ynode *v;
-
-	if (want_map(ld, n, "measure", measure_keys) < 0 ||
-	    parse_cmd_fields(ld, &s->measure, n, "measure") < 0)
-		return -1;
-	ld->measure = n;
-	v = ynode_get(n, "parser");
-	if (v && (ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
-		  check_parser(ld, v, s->parser) < 0))
-		return -1;
-	v = ynode_get(n, "repeats");
-	if (v && parse_repeats(ld, v) < 0)
-		return -1;
 	return 0;
 }
 
@@ -368,7 +199,7 @@ static int parse_testbeds(struct loader *ld, const struct ynode *key, const stru
 	if (ynode_want(ld->path, n, YNODE_SEQ, "testbeds") < 0)
 		return -1;
 	if (!n->nkids)
-		return err(ld, n, "'testbeds' is empty");
+		return study_err(ld, n, "'testbeds' is empty");
 	s->testbeds = xcalloc(n->nkids, sizeof(*s->testbeds));
 	s->ntestbeds = n->nkids;
 	for (size_t i = 0; i < n->nkids; i++) {
@@ -377,11 +208,11 @@ static int parse_testbeds(struct loader *ld, const struct ynode *key, const stru
 		if (ynode_str(&s->testbeds[i], ld->path, v, "testbed") < 0)
 			return -1;
 		if (!*s->testbeds[i])
-			return err(ld, v, "empty testbed name");
+			return study_err(ld, v, "empty testbed name");
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(s->testbeds[j], v->str))
-				return err(ld, v, "duplicate testbed '%s' (first at line %d)",
-					   v->str, n->kids[j]->line);
+				return study_err(ld, v, "duplicate testbed '%s' "
+						 "(first at line %d)", v->str, n->kids[j]->line);
 	}
 	return 0;
 }
@@ -396,21 +227,21 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 	const struct ynode *n = seq->kids[idx], *name, *v, *from;
 	int i;
 
-	if (want_map(ld, n, "objective", objective_keys) < 0)
+	if (study_want_map(ld, n, "objective", objective_keys) < 0)
 		return -1;
 	name = ynode_get(n, "name");
 	if (!name)
-		return err(ld, n, "objective without a name");
+		return study_err(ld, n, "objective without a name");
 	if (ynode_str(&o->name, ld->path, name, "objective name") < 0)
 		return -1;
 	if (!*o->name)
-		return err(ld, name, "empty objective name");
+		return study_err(ld, name, "empty objective name");
 	for (size_t j = 0; j < idx; j++) {
 		const struct ynode *other = ynode_get(seq->kids[j], "name");
 
 		if (!strcmp(other->str, o->name))
-			return err(ld, name, "duplicate objective '%s' (first at line %d)",
-				   o->name, other->line);
+			return study_err(ld, name, "duplicate objective '%s' "
+					 "(first at line %d)", o->name, other->line);
 	}
 
 	o->unit = xstrdup("");
@@ -419,7 +250,7 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 		return -1;
 	v = ynode_get(n, "goal");
 	if (!v)
-		return err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
+		return study_err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
 	if (ynode_choice(&i, ld->path, v, "goal", goals) < 0)
 		return -1;
 	o->maximize = i == 0;
@@ -440,23 +271,24 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 	v = ynode_get(n, "parser");
 	if (o->from_size) {
 		if (v)
-			return err(ld, v, "'parser' does not apply to the size objective '%s'",
-				   o->name);
+			return study_err(ld, v, "'parser' does not apply to the size "
+					 "objective '%s'", o->name);
 		if (s->size_kind == SIZE_NONE)
-			return err(ld, from ? from : n, "objective '%s' is the artifact size "
-				   "but there is no size section", o->name);
+			return study_err(ld, from ? from : n, "objective '%s' is the "
+					 "artifact size but there is no size section", o->name);
 		return 0;
 	}
 	if (v) {
 		if (ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
-		    check_parser(ld, v, o->parser) < 0)
+		    study_check_parser(ld, v, o->parser) < 0)
 			return -1;
 	} else {
 		o->parser = xstrdup(s->parser);
 	}
 	if (!s->measure.command)
-		return err(ld, ld->measure ? ld->measure : n,
-			   "objective '%s' is measured but there is no measure command", o->name);
+		return study_err(ld, ld->measure ? ld->measure : n,
+				 "objective '%s' is measured but there is no measure command",
+				 o->name);
 	return 0;
 }
 
@@ -467,7 +299,7 @@ static int parse_objectives(struct loader *ld, const struct ynode *key, const st
 	if (ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
 		return -1;
 	if (!n->nkids)
-		return err(ld, n, "'objectives' is empty");
+		return study_err(ld, n, "'objectives' is empty");
 	s->objectives = xcalloc(n->nkids, sizeof(*s->objectives));
 	s->nobjectives = n->nkids;
 	for (size_t i = 0; i < n->nkids; i++)
@@ -481,15 +313,15 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	struct study *s = ld->s;
 	const struct ynode *v;
 
-	if (want_map(ld, n, "search", search_keys) < 0)
+	if (study_want_map(ld, n, "search", search_keys) < 0)
 		return -1;
 	v = ynode_get(n, "strategy");
 	if (v) {
 		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
 			return -1;
 		if (!search_find(s->strategy))
-			return err(ld, v, "unknown search strategy '%s' (known: %s)", s->strategy,
-				   search_names());
+			return study_err(ld, v, "unknown search strategy '%s' (known: %s)",
+					 s->strategy, search_names());
 	}
 	v = ynode_get(n, "budget");
 	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
@@ -504,7 +336,7 @@ static int parse_layout(struct loader *ld, const struct ynode *key, const struct
 {
 	const struct ynode *v;
 
-	if (want_map(ld, n, "layout", layout_keys) < 0)
+	if (study_want_map(ld, n, "layout", layout_keys) < 0)
 		return -1;
 	v = ynode_get(n, "samples");
 	if (v && ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
@@ -524,24 +356,33 @@ static const struct section {
 	{ "study", parse_name, "missing study name ('study: NAME')" },
 	{ "source", parse_source, NULL },
 	{ "space", parse_space, "missing 'space' (the flag dimensions)" },
-	{ "build", parse_build, "missing build command" },
-	{ "train", parse_train, NULL },
-	{ "deploy", parse_deploy, NULL },
-	{ "size", parse_size, NULL },
-	{ "measure", parse_measure, NULL },
+	{ "build", study_parse_build, "missing build command" },
+	{ "train", study_parse_train, NULL },
+	{ "deploy", study_parse_deploy, NULL },
+	{ "size", study_parse_size, NULL },
+	{ "measure", study_parse_measure, NULL },
 	{ "testbeds", parse_testbeds, NULL },
 	{ "objectives", parse_objectives, "missing 'objectives'" },
 	{ "search", parse_search, NULL },
 	{ "layout", parse_layout, NULL },
 };
 
+/* Some objective is parsed by a cachegrind-model parser. */
+static int uses_cgmodel(const struct study *s)
+{
+	for (size_t i = 0; i < s->nobjectives; i++)
+		if (s->objectives[i].parser && cgmodel_parser_valid(s->objectives[i].parser))
+			return 1;
+	return 0;
+}
+
 static int load_root(struct loader *ld, const struct ynode *root)
 {
 	struct study *s = ld->s;
 
 	if (root->kind != YNODE_MAP)
-		return err(ld, root, "a study file must be a mapping, not %s",
-			   ynode_describe(root));
+		return study_err(ld, root, "a study file must be a mapping, not %s",
+				 ynode_describe(root));
 	if (ynode_check_keys(ld->path, root, top_keys) < 0)
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
@@ -553,14 +394,18 @@ static int load_root(struct loader *ld, const struct ynode *root)
 				break;
 		if (k == root->nkids) {
 			if (sec->missing)
-				return err(ld, NULL, "%s", sec->missing);
+				return study_err(ld, NULL, "%s", sec->missing);
 			continue;
 		}
 		if (sec->parse(ld, root->kids[k], root->kids[k + 1]) < 0)
 			return -1;
 	}
+	if (ld->model && !uses_cgmodel(s))
+		return study_err(ld, ld->model, "'measure.model' applies only to the "
+				 "cachegrind-model parsers, and no objective uses one");
 	if (ld->pgo_on && !s->train.command)
-		return err(ld, ld->pgo_on, "pgo: on needs a train command (train: {command: ...})");
+		return study_err(ld, ld->pgo_on,
+				 "pgo: on needs a train command (train: {command: ...})");
 	if (!s->ntestbeds) {
 		s->testbeds = xcalloc(1, sizeof(*s->testbeds));
 		s->testbeds[0] = xstrdup("local");
@@ -617,11 +462,12 @@ static void study_init(struct study *s, const char *path)
 	s->strategy = xstrdup("exhaustive");
 	s->seed = 1;
 	s->layout_samples = 1;
+	cg_model_init(&s->model);
 }
 
 int study_load(struct study *out, const char *path)
 {
-	struct loader ld = { path, out, NULL, NULL };
+	struct loader ld = { path, out, NULL, NULL, NULL };
 	struct ynode *root = NULL;
 	char *buf = NULL;
 	size_t len = 0;
@@ -674,5 +520,6 @@ void study_release(struct study *s)
 	}
 	free(s->objectives);
 	free(s->strategy);
+	cg_model_release(&s->model);
 	memset(s, 0, sizeof(*s));
 }

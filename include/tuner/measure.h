@@ -7,6 +7,11 @@
  *   json:PATH    a number at PATH in a JSON document on stdout; PATH is
  *                dot-separated keys, with [N] for array elements, e.g.
  *                json:end.streams[0].receiver.bits_per_second
+ *   cachegrind-model, cachegrind-model:cycles, cachegrind-model:ir,
+ *   cachegrind-model:i1-misses
+ *                modelled Mbit/s, cycles, instructions or I1 misses per
+ *                packet from a workload's packets line and cachegrind's
+ *                output file (see cgmodel.h)
  *
  * Pure: no I/O.
  */
@@ -15,14 +20,19 @@
 
 #include <stddef.h>
 
+struct cg_model;
+
 /* 1 if name is a known parser (json: needs a non-empty, well-formed path). */
 int measure_parser_valid(const char *name);
 
 /* Comma-separated list of parser names for messages. Static string. */
 const char *measure_parser_names(void);
 
-/* Parses text (len bytes, need not be NUL-terminated) with parser. 0 with
- * *out set, or -1 with message saying what was missing. */
-int measure_parse(double *out, const char *parser, const char *text, size_t len);
+/* Parses text (len bytes, need not be NUL-terminated; NULL is "") with
+ * parser. model is the cache model of the cachegrind-model parsers (NULL:
+ * its defaults) and is ignored by the others. 0 with *out set, or -1 with
+ * message saying what was missing. */
+int measure_parse(double *out, const char *parser, const struct cg_model *model,
+		  const char *text, size_t len);
 
 #endif

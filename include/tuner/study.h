@@ -22,8 +22,12 @@
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
  *   size: {of: artifact, measure: text|file|command, command: CMD}
  *   measure: {command: CMD, parser: P, timeout: S,
- *             repeats: N | {min: N, max: N}}
- *                                     # P: number | iperf3 | json:PATH
+ *             repeats: N | {min: N, max: N},
+ *             model: {l1_miss: C, ll_miss: C, clock_mhz: F, files: GLOB}}
+ *                                     # P: number | iperf3 | json:PATH |
+ *                                     # cachegrind-model | cachegrind-model:
+ *                                     # cycles, :ir or :i1-misses (measure.h);
+ *                                     # model: for cachegrind-model only
  *   testbeds: [NAME, ...]             # default [local]
  *   objectives:                       # required, >= 1
  *     - {name: N, unit: U, goal: max|min, limit: X,
@@ -33,10 +37,37 @@
  *                                     # defaults to measure.parser
  *   search: {strategy: exhaustive|random, budget: N, seed: N}
  *   layout: {samples: K}              # K >= 1 layout seeds per config
+ *
+ * measure.model is the cache model of the cachegrind-model parsers (see
+ * cgmodel.h); every key is optional, the numbers are > 0:
+ *   l1_miss: 12       cycles an L1 miss costs when the L2 has the line
+ *   ll_miss: 100      cycles an L2 miss costs on top of that (DRAM)
+ *   clock_mhz: 1400   core clock; the BCM47094 runs its A9s at 1.4 GHz
+ *   files: "fp_*"     base names of the counted source files (fnmatch)
+ * Where the penalties come from. Published figures for a Cortex-A9 with a
+ * PL310 (L2C-310) L2:
+ *   - ARM, L2C-310 TRM (DDI 0246E), table 1.1, "typical access times":
+ *     on-chip L2 8 cycles, DRAM 30-100 cycles.
+ *   - 7-cpu.com, "ARM Cortex-A9" (Exynos 4210 at 1.2 GHz, dependent loads):
+ *     L1 hit 4 cycles, L2 hit 23 (19 more), DRAM 110 ns more again, which
+ *     is 154 cycles at 1.4 GHz.
+ *   - the PL310's tag and data RAM latencies are set per SoC, 1 to 8
+ *     cycles each (arm,tag-latency and arm,data-latency in Linux device
+ *     trees), so its hit time differs from chip to chip.
+ * A pointer chase exposes the whole latency, but the A9 issues out of
+ * order with non-blocking caches (hit-under-miss, two linefill buffers, a
+ * store buffer that hides most write misses, a prefetcher on DRAM misses),
+ * so an average miss in forwarding code stalls for less. 12 and 100 are
+ * that effective cost, between ARM's typical figures and the dependent-load
+ * ones: an assumption, not a measurement. Instruction misses are hidden
+ * least; l1_miss: 19 and ll_miss: 154 are the dependent-load bounds to try.
+ * The penalty scales layout effects: in the feasibility run, 30 cycles
+ * instead of 12 roughly doubled the spread between layout seeds.
  */
 #ifndef TUNER_STUDY_H
 #define TUNER_STUDY_H
 
+#include "tuner/cgmodel.h"
 #include "tuner/space.h"
 
 struct study_loc {
@@ -86,6 +117,7 @@ struct study {
 	struct cmd_spec measure; /* command NULL: no measure objectives */
 	char *parser;            /* default "number" */
 	unsigned repeats_min, repeats_max;
+	struct cg_model model;   /* measure.model; the defaults if absent */
 
 	char **testbeds;
 	size_t ntestbeds;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/cgmodel.h"
 #include "tuner/measure.h"
 #include "tuner/util.h"
 
@@ -150,7 +151,7 @@ static int parse_exact(double *out, const char *parser, const char *text, size_t
 	int ret;
 
 	memcpy(copy, text, len);
-	ret = measure_parse(out, parser, copy, len);
+	ret = measure_parse(out, parser, NULL, copy, len);
 	free(copy);
 	return ret;
 }
@@ -273,12 +274,15 @@ static void test_measure__json_bad_paths(void **state)
 		"json:a", "json:a.b", "json:a[0]", "json:a[0][12].b", "json:[3]",
 		"json:[0].x", "json:end.streams[0].receiver.bits_per_second",
 		"json:with-dash_and_digits9", "number", "iperf3",
+		"cachegrind-model", "cachegrind-model:cycles", "cachegrind-model:ir",
+		"cachegrind-model:i1-misses",
 	};
 	static const char *const bad[] = {
 		"json:", "json:.a", "json:a.", "json:a..b", "json:a[", "json:a[]",
 		"json:a[x]", "json:a[-1]", "json:a[1", "json:a]", "json:a[0]b",
 		"json:a.[0]", "json:a[0]]", "json:a[99999999999999999999999]",
 		"json", "Number", "iperf", "iperf3 ", "", "csv",
+		"cachegrind-model:", "cachegrind-model:IR", "cachegrind", "cachegrind-model:mbps",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
@@ -289,8 +293,11 @@ static void test_measure__json_bad_paths(void **state)
 			fail_msg("'%s' should be invalid", bad[i]);
 
 	assert_fails("json:a..b", "{}", "json: bad path 'a..b'");
-	assert_fails("csv", "1", "unknown parser 'csv' (known: number, iperf3, json:PATH)");
-	assert_string_equal(measure_parser_names(), "number, iperf3, json:PATH");
+	assert_fails("csv", "1", "unknown parser 'csv' (known: number, iperf3, json:PATH, "
+		     "cachegrind-model, ");
+	assert_string_equal(measure_parser_names(), "number, iperf3, json:PATH, cachegrind-model, "
+			    "cachegrind-model:cycles, cachegrind-model:ir, "
+			    "cachegrind-model:i1-misses");
 }
 
 static void test_measure__number(void **state)
@@ -361,8 +368,41 @@ static void test_measure__not_nul_terminated(void **state)
 	assert_near(v, 7);
 
 	/* No text at all. */
-	assert_int_equal(measure_parse(&v, "number", NULL, 0), -1);
+	assert_int_equal(measure_parse(&v, "number", NULL, NULL, 0), -1);
 	assert_non_null(strstr(tn_errmsg(), "no number"));
+}
+
+/* cachegrind-model goes to cgmodel (tested there) with the given model, or
+ * its defaults without one. */
+static void test_measure__cachegrind_model(void **state)
+{
+	static const char doc[] =
+		"forwarded packets=10 bytes=1000\n"
+		"events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\n"
+		"fl=/src/fp_nat.c\n"
+		"fn=nat\n"
+		"7 1000 10 1 0 0 0 0 0 0\n"
+		"summary: 1000 10 1 0 0 0 0 0 0\n";
+	struct cg_model m;
+	double v = NAN;
+
+	/* Defaults: 1000 + 12 * 10 + 100 * 1 = 1220 cycles. */
+	assert_parses("cachegrind-model:cycles", doc, 122);
+	assert_parses("cachegrind-model:ir", doc, 100);
+	assert_parses("cachegrind-model:i1-misses", doc, 1);
+	assert_parses("cachegrind-model", doc, 1000 * 8 * 1400.0 / 1220);
+
+	cg_model_init(&m);
+	m.l1_miss = 20;
+	m.ll_miss = 200;
+	assert_int_equal(measure_parse(&v, "cachegrind-model:cycles", &m, doc, strlen(doc)), 0);
+	assert_near(v, (1000 + 20 * 10 + 200 * 1) / 10.0);
+	free(m.files);
+	m.files = xstrdup("gen*");
+	assert_int_equal(measure_parse(&v, "cachegrind-model", &m, doc, strlen(doc)), -1);
+	assert_string_equal(tn_errmsg(), "cachegrind-model: no counted code: no file matches 'gen*'");
+	cg_model_release(&m);
+	assert_fails("cachegrind-model", "packets=1 bytes=2\n", "no 'events:' line");
 }
 
 int main(void)
@@ -378,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_measure__number),
 		cmocka_unit_test(test_measure__number_not_tokens),
 		cmocka_unit_test(test_measure__not_nul_terminated),
+		cmocka_unit_test(test_measure__cachegrind_model),
 	};
 
 	return cmocka_run_group_tests_name("measure", tests, NULL, NULL);

@@ -511,6 +511,77 @@ static void test_study__yaml_oddities(void **state)
 		     "NUL character");
 }
 
+static void test_study__model(void **state)
+{
+	struct study s;
+	char *path;
+
+	/* Absent: the defaults, for any parser. */
+	path = write_yaml("m0.yaml", L1 L2 L3 L4 L5 L6);
+	assert_int_equal(study_load(&s, path), 0);
+	assert_true(s.model.l1_miss == CG_MODEL_L1_MISS);
+	assert_true(s.model.ll_miss == CG_MODEL_LL_MISS);
+	assert_true(s.model.clock_mhz == CG_MODEL_CLOCK_MHZ);
+	assert_string_equal(s.model.files, CG_MODEL_FILES);
+	study_release(&s);
+	assert_null(s.model.files);
+	free(path);
+
+	path = write_yaml("m1.yaml", L1 L2 L3 L4
+			  "measure:\n"
+			  "  command: ./bench\n"
+			  "  parser: cachegrind-model\n"
+			  "  model: {l1_miss: 19, ll_miss: \"154\", clock_mhz: 1400.5,"
+			  " files: 'nat_*.c'}\n"
+			  "objectives:\n"
+			  "  - {name: throughput, goal: max}\n"
+			  "  - {name: cycles, goal: min, parser: \"cachegrind-model:cycles\"}\n");
+	assert_int_equal(study_load(&s, path), 0);
+	assert_true(s.model.l1_miss == 19);
+	assert_true(s.model.ll_miss == 154);
+	assert_true(s.model.clock_mhz == 1400.5);
+	assert_string_equal(s.model.files, "nat_*.c");
+	assert_string_equal(s.objectives[0].parser, "cachegrind-model");
+	assert_string_equal(s.objectives[1].parser, "cachegrind-model:cycles");
+	study_release(&s);
+	free(path);
+
+	/* Partly given; the measure parser is number but an objective's is not. */
+	path = write_yaml("m2.yaml", L1 L2 L3 L4
+			  "measure: {command: ./bench, model: {files: 'x*'}}\n"
+			  "objectives: [{name: ir, goal: min, parser: 'cachegrind-model:ir'}]\n");
+	assert_int_equal(study_load(&s, path), 0);
+	assert_true(s.model.l1_miss == CG_MODEL_L1_MISS);
+	assert_true(s.model.clock_mhz == CG_MODEL_CLOCK_MHZ);
+	assert_string_equal(s.model.files, "x*");
+	study_release(&s);
+	free(path);
+}
+
+#define CGM "measure: {command: ./bench, parser: cachegrind-model, model: "
+
+static void test_study__model_errors(void **state)
+{
+	expect_error(L1 L2 L3 L4 CGM "{l1_miss: 0}}\n" L6, "5:72",
+		     "'measure.model.l1_miss' must be a positive number, not '0'");
+	expect_error(L1 L2 L3 L4 CGM "{ll_miss: -5}}\n" L6, "5:72",
+		     "'measure.model.ll_miss' must be a positive number, not '-5'");
+	expect_error(L1 L2 L3 L4 CGM "{clock_mhz: fast}}\n" L6, "5:74",
+		     "'measure.model.clock_mhz' must be a positive number, not 'fast'");
+	expect_error(L1 L2 L3 L4 CGM "{files: ''}}\n" L6, "5:70",
+		     "'measure.model.files' is empty");
+	expect_error(L1 L2 L3 L4 CGM "{files: [a]}}\n" L6, "5:70",
+		     "'measure.model.files' must be a string, not a list");
+	expect_error(L1 L2 L3 L4 CGM "[1]}\n" L6, "5:62",
+		     "'measure.model' must be a mapping, not a list");
+	expect_error(L1 L2 L3 L4 CGM "{l1_mis: 3}}\n" L6, "5:63",
+		     "unknown key 'l1_mis' (did you mean 'l1_miss'?)");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, modle: {l1_miss: 3}}\n" L6, "5:29",
+		     "unknown key 'modle' (did you mean 'model'?)");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, model: {l1_miss: 3}}\n" L6, "5:36",
+		     "'measure.model' applies only to the cachegrind-model parsers");
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(test_study__##name, setup, teardown)
@@ -544,6 +615,8 @@ int main(void)
 		T(testbeds),
 		T(source),
 		T(yaml_oddities),
+		T(model),
+		T(model_errors),
 	};
 #undef T
 

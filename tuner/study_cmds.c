@@ -1,0 +1,219 @@
+/*
+ * study_cmds: the sections of a study file that run commands (build, train,
+ * deploy, size, measure). See include/tuner/study.h for the format and
+ * study_priv.h for how this half meets study.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/cgmodel.h"
+#include "tuner/util.h"
+#include "study_priv.h"
+
+/* Known keys of each mapping, NULL-terminated. */
+static const char *const build_keys[] = { "command", "artifact", "timeout", NULL };
+static const char *const cmd_keys[] = { "command", "timeout", NULL };
+static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
+static const char *const measure_keys[] = {
+	"command", "parser", "timeout", "repeats", "model", NULL
+};
+static const char *const repeats_keys[] = { "min", "max", NULL };
+static const char *const model_keys[] = { "l1_miss", "ll_miss", "clock_mhz", "files", NULL };
+
+/* Parses the command and timeout keys of section n (keys already checked);
+ * an empty command counts as none. */
+static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
+			    const struct ynode *n, const char *section)
+{
+	const struct ynode *v;
+	char what[64];
+
+	out->loc = study_loc_of(n);
+	v = ynode_get(n, "command");
+	if (v) {
+		snprintf(what, sizeof(what), "%s.command", section);
+		if (ynode_str(&out->command, ld->path, v, what) < 0)
+			return -1;
+		out->loc = study_loc_of(v);
+		if (!*out->command) {
+			free(out->command);
+			out->command = NULL;
+		}
+	}
+	v = ynode_get(n, "timeout");
+	snprintf(what, sizeof(what), "%s.timeout", section);
+	if (v && ynode_timeout(&out->timeout, ld->path, v, what) < 0)
+		return -1;
+	return 0;
+}
+
+/* A section that is just a command: train and deploy. */
+static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
+			     const struct ynode *n, const char *section)
+{
+	if (study_want_map(ld, n, section, cmd_keys) < 0 ||
+	    parse_cmd_fields(ld, out, n, section) < 0)
+		return -1;
+	if (!out->command)
+		return study_err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
+				 "missing %s command", section);
+	return 0;
+}
+
+int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (study_want_map(ld, n, "build", build_keys) < 0 ||
+	    parse_cmd_fields(ld, &s->build, n, "build") < 0)
+		return -1;
+	if (!s->build.command)
+		return study_err(ld, n, "missing build command");
+	v = ynode_get(n, "artifact");
+	if (!v)
+		return study_err(ld, n, "missing build artifact");
+	if (ynode_str(&s->artifact, ld->path, v, "build.artifact") < 0)
+		return -1;
+	if (!*s->artifact)
+		return study_err(ld, v, "missing build artifact");
+	if (s->artifact[0] == '/')
+		return study_err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
+	return 0;
+}
+
+int study_parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	return parse_cmd_section(ld, &ld->s->train, n, "train");
+}
+
+int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	return parse_cmd_section(ld, &ld->s->deploy, n, "deploy");
+}
+
+int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	static const char *const of[] = { "artifact", NULL };
+	static const char *const kinds[] = { "text", "file", "command", NULL };
+	static const enum size_kind kind_of[] = { SIZE_TEXT, SIZE_FILE, SIZE_COMMAND };
+	struct study *s = ld->s;
+	const struct ynode *v;
+	int i;
+
+	if (study_want_map(ld, n, "size", size_keys) < 0)
+		return -1;
+	v = ynode_get(n, "of");
+	if (v && ynode_choice(&i, ld->path, v, "size.of", of) < 0)
+		return -1;
+	v = ynode_get(n, "measure");
+	if (!v)
+		return study_err(ld, n, "missing 'size.measure' (text, file or command)");
+	if (ynode_choice(&i, ld->path, v, "size.measure", kinds) < 0)
+		return -1;
+	s->size_kind = kind_of[i];
+	if (parse_cmd_fields(ld, &s->size_cmd, n, "size") < 0)
+		return -1;
+	if (s->size_kind == SIZE_COMMAND && !s->size_cmd.command)
+		return study_err(ld, n, "'size.measure: command' needs a size command");
+	if (s->size_kind != SIZE_COMMAND && ynode_get(n, "command"))
+		return study_err(ld, ynode_get(n, "command"),
+				 "'size.command' applies only to 'measure: command'");
+	return 0;
+}
+
+static int parse_repeats(struct loader *ld, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *min, *max;
+
+	if (n->kind == YNODE_SCALAR) {
+		if (ynode_count(&s->repeats_min, ld->path, n, "measure.repeats") < 0)
+			return -1;
+		s->repeats_max = s->repeats_min;
+		return 0;
+	}
+	if (n->kind != YNODE_MAP)
+		return ynode_bad_value(ld->path, n, "measure.repeats",
+				       "a number or {min: N, max: N}");
+	if (ynode_check_keys(ld->path, n, repeats_keys) < 0)
+		return -1;
+	min = ynode_get(n, "min");
+	max = ynode_get(n, "max");
+	if (min && ynode_count(&s->repeats_min, ld->path, min, "measure.repeats.min") < 0)
+		return -1;
+	s->repeats_max = s->repeats_min;
+	if (max && ynode_count(&s->repeats_max, ld->path, max, "measure.repeats.max") < 0)
+		return -1;
+	if (s->repeats_min > s->repeats_max)
+		return study_err(ld, max, "'measure.repeats.max' (%u) is less than min (%u)",
+				 s->repeats_max, s->repeats_min);
+	return 0;
+}
+
+/* A number > 0. */
+static int positive(const struct loader *ld, double *out, const struct ynode *n,
+		    const char *what)
+{
+	double v;
+
+	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v <= 0)
+		return ynode_bad_value(ld->path, n, what, "a positive number");
+	*out = v;
+	return 0;
+}
+
+/* measure.model: the cachegrind-model parsers' cache model. */
+static int parse_model(struct loader *ld, const struct ynode *n)
+{
+	struct cg_model *m = &ld->s->model;
+	const struct {
+		const char *key, *what;
+		double *out;
+	} nums[] = {
+		{ "l1_miss", "measure.model.l1_miss", &m->l1_miss },
+		{ "ll_miss", "measure.model.ll_miss", &m->ll_miss },
+		{ "clock_mhz", "measure.model.clock_mhz", &m->clock_mhz },
+	};
+	const struct ynode *v;
+
+	if (study_want_map(ld, n, "measure.model", model_keys) < 0)
+		return -1;
+	ld->model = n;
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++) {
+		v = ynode_get(n, nums[i].key);
+		if (v && positive(ld, nums[i].out, v, nums[i].what) < 0)
+			return -1;
+	}
+	v = ynode_get(n, "files");
+	if (!v)
+		return 0;
+	if (ynode_str(&m->files, ld->path, v, "measure.model.files") < 0)
+		return -1;
+	if (!*m->files)
+		return study_err(ld, v, "'measure.model.files' is empty");
+	return 0;
+}
+
+int study_parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (study_want_map(ld, n, "measure", measure_keys) < 0 ||
+	    parse_cmd_fields(ld, &s->measure, n, "measure") < 0)
+		return -1;
+	ld->measure = n;
+	v = ynode_get(n, "parser");
+	if (v && (ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
+		  study_check_parser(ld, v, s->parser) < 0))
+		return -1;
+	v = ynode_get(n, "repeats");
+	if (v && parse_repeats(ld, v) < 0)
+		return -1;
+	v = ynode_get(n, "model");
+	if (v && parse_model(ld, v) < 0)
+		return -1;
+	return 0;
+}

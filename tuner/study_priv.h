@@ -1,0 +1,48 @@
+/*
+ * study_priv: what the two halves of the study loader share, private to the
+ * study module. study.c loads the file and parses the top-level sections;
+ * study_cmds.c parses the sections that run commands (build, train, deploy,
+ * size, measure).
+ */
+#ifndef TUNER_STUDY_PRIV_H
+#define TUNER_STUDY_PRIV_H
+
+#include "tuner/study.h"
+#include "study_yaml.h"
+
+/* One load in progress. */
+struct loader {
+	const char *path;
+	struct study *s;
+	const struct ynode *measure; /* the measure section, or NULL */
+	const struct ynode *model;   /* measure.model, or NULL */
+	const struct ynode *pgo_on;  /* the "on" value of the pgo dimension */
+};
+
+/* "path:line:col: message" at n (1:1 for NULL); returns -1. */
+int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* n must be a mapping with only the known keys (NULL-terminated). */
+int study_want_map(const struct loader *ld, const struct ynode *n, const char *what,
+		   const char *const *known);
+
+/* name must be a measure parser; the error lists the known ones. */
+int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name);
+
+static inline struct study_loc study_loc_of(const struct ynode *n)
+{
+	struct study_loc l = { n->line, n->col };
+
+	return l;
+}
+
+/* Section parsers (study_cmds.c): key is the section's key node, n its
+ * value. 0, or -1 with the message set. */
+int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n);
+
+#endif
