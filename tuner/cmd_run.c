@@ -62,7 +62,7 @@ static int bad_number(const char *opt, const char *arg)
 static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats)
 {
 	struct run_result res;
-	char *json;
+	char *json, *csv;
 	int ret;
 
 	if (run_study(&res, s, opts) < 0) {
@@ -87,12 +87,13 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	report_table(stdout, s, &res, all);
 
 	json = xasprintf("%s/pareto.json", res.results_dir);
+	csv = xasprintf("%s/results.csv", res.results_dir);
 	ret = EXIT_OK;
-	if (report_json(s, &res, json) < 0) {
+	if (report_json(s, &res, json) < 0 || report_csv(s, &res, csv) < 0) {
 		cmd_die_msg(tn_errmsg());
 		ret = EXIT_FAIL;
 	} else {
-		printf("\nresults: %s (journal.jsonl, pareto.json)\n", res.results_dir);
+		printf("\nresults: %s (journal.jsonl, pareto.json, results.csv)\n", res.results_dir);
 	}
 	if (stats) {
 		unsigned long evals = res.builds_done + res.builds_cached;
@@ -103,6 +104,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	if (res.interrupted)
 		ret = EXIT_INTERRUPTED;
 	free(json);
+	free(csv);
 	run_result_release(&res);
 	return ret;
 }

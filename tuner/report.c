@@ -182,3 +182,62 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 	free(text);
 	return ret;
 }
+
+static void csv_field(struct strbuf *sb, const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		strbuf_addstr(sb, v);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *v; v++) {
+		if (*v == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void csv_number(struct strbuf *sb, double v)
+{
+	strbuf_addch(sb, ',');
+	if (isfinite(v))
+		strbuf_addf(sb, "%.10g", v);
+}
+
+int report_csv(const struct study *s, const struct run_result *r, const char *path)
+{
+	static const char *const parts[] = { "", "_n", "_median", "_sd", "_min", "_max" };
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&sb, "config,flags,pgo,status,on_front,feasible");
+	for (size_t i = 0; i < s->nobjectives; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
+			char *h = xasprintf("%s%s", s->objectives[i].name, parts[k]);
+			strbuf_addch(&sb, ',');
+			csv_field(&sb, h);
+			free(h);
+		}
+	strbuf_addstr(&sb, "\r\n");
+	for (size_t c = 0; c < r->nconfigs; c++) {
+		const struct config_result *cr = &r->configs[c];
+		strbuf_addf(&sb, "%s,", cr->id);
+		csv_field(&sb, cr->flags);
+		strbuf_addf(&sb, ",%s,%s,%d,%d", cr->pgo ? "on" : "off", cr->status,
+			    cr->on_front, cr->feasible);
+		for (size_t i = 0; i < s->nobjectives; i++) {
+			const struct summary *sm = &cr->obj[i];
+			csv_number(&sb, cr->value[i]);
+			strbuf_addf(&sb, ",%zu", sm->n);
+			csv_number(&sb, sm->median);
+			csv_number(&sb, sm->n ? sm->stddev : NAN);
+			csv_number(&sb, sm->min);
+			csv_number(&sb, sm->max);
+		}
+		strbuf_addstr(&sb, "\r\n");
+	}
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -22,4 +22,12 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
  */
 int report_json(const struct study *s, const struct run_result *r, const char *path);
 
+/*
+ * Writes a CSV file (RFC 4180 quoting) atomically: one row per
+ * configuration with config, flags, pgo, status, on_front, feasible and per
+ * objective NAME, NAME_n, NAME_median, NAME_sd, NAME_min, NAME_max. Values
+ * missing are empty. 0 or -1 with message.
+ */
+int report_csv(const struct study *s, const struct run_result *r, const char *path);
+
 #endif

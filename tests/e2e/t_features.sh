@@ -51,6 +51,12 @@ grep -E '^\* .* 301\.5 ±[0-9.]+ \(n=12\) +3000 ±0 \(n=2\) ' "$TMPDIR/out" | gr
 	fail "LEVEL=3 row: $(grep DLEVEL=3 "$TMPDIR/out")"
 grep 'DLEVEL=4' "$TMPDIR/out" | grep -q 'over a limit' || fail "LEVEL=4 not marked over the limit"
 grep -q '"n": 12' "$res/pareto.json" || fail "pareto.json lacks n"
+csv=$res/results.csv
+head -n 1 "$csv" | grep -q '^config,flags,pgo,status,on_front,feasible,speed,speed_n,speed_median,speed_sd,speed_min,speed_max,size,size_n,' ||
+	fail "results.csv header: $(head -n 1 "$csv")"
+grep -q ',-DLEVEL=3,off,ok,1,1,301.5,12,301.5,[0-9.]*,300,303,3000,2,3000,0,3000,3000' "$csv" ||
+	fail "results.csv LEVEL=3 row: $(grep LEVEL=3 "$csv")"
+grep -q ',-DLEVEL=4,off,ok,0,0,' "$csv" || fail "results.csv LEVEL=4 row: $(grep LEVEL=4 "$csv")"
 
 # --budget takes a seeded sample of the space.
 "$TUNER" run -q --all --budget 2 --seed 5 --results "$TMPDIR/b" "$repo/study.yaml" >"$TMPDIR/out2"

@@ -34,4 +34,7 @@ done
 # The journal keeps the flags exactly too.
 grep -qF 'touch '"$TMPDIR"'/PWNED3 \\back\\\\slash \"dq\" $HOME' "$TMPDIR/res/journal.jsonl" ||
 	fail "journal does not hold the flags verbatim"
+# results.csv quotes the field (RFC 4180: "" for a quote).
+grep -qF ',"-DX='"'a;b'"' -DY=""$(touch '"$TMPDIR"'/PWNED1)""' "$TMPDIR/res/results.csv" ||
+	fail "results.csv does not quote the flags: $(tail -n 1 "$TMPDIR/res/results.csv")"
 echo ok
