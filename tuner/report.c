@@ -6,7 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/cgmodel.h"
 #include "tuner/util.h"
+
+static int objective_modelled(const struct objective *o)
+{
+	return !o->from_size && cgmodel_parser_valid(o->parser);
+}
 
 struct sort_ctx {
 	const struct study *s;
@@ -106,6 +112,11 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 	}
 	if (!shown)
 		fprintf(f, "(no configuration is on the front)\n");
+	for (size_t i = 0; i < s->nobjectives; i++)
+		if (objective_modelled(&s->objectives[i]))
+			fprintf(f, "note: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
+				s->objectives[i].name, s->model.l1_miss, s->model.ll_miss,
+				s->model.clock_mhz);
 	free(order);
 }
 
@@ -164,6 +175,7 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 		json_object_set_new(jo, "unit", json_string(o->unit));
 		json_object_set_new(jo, "goal", json_string(o->maximize ? "max" : "min"));
 		json_object_set_new(jo, "limit", o->has_limit ? json_real(o->limit) : json_null());
+		json_object_set_new(jo, "modelled", json_boolean(objective_modelled(o)));
 		json_array_append_new(objs, jo);
 	}
 	json_object_set_new(root, "objectives", objs);
