@@ -4,7 +4,8 @@
 #   make test       install missing Debian packages, then unit tests (plain,
 #                   ASan+UBSan, pool/runner under TSan) and end-to-end tests
 #   make demo       run the bundled default study
-#   make bench      the tuner's own overhead per evaluation
+#   make bench      every bench/*.sh: the tuner's own overhead per
+#                   evaluation, racing and compare against known truth
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -76,8 +77,10 @@ e2e: all
 demo: deps all
 	$(B)/tuner run spaces/demo.yaml
 
+# Every bench/*.sh, the tuner's own overhead first; fails if any fails.
 bench: deps all
-	@bench/overhead.sh $(B)/tuner
+	@st=0; for b in bench/overhead.sh $$(ls bench/*.sh | grep -vx bench/overhead.sh); do \
+		echo "== $$b"; $$b $(B)/tuner || st=1; done; exit $$st
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin

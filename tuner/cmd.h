@@ -17,9 +17,10 @@ struct cmd {
 
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-extern const char run_usage[], check_usage[], help_usage[];
+extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
 
 /* Prints "tuner: MESSAGE" to stderr. */
 void cmd_die_msg(const char *msg);

@@ -78,6 +78,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	printf("builds: %lu new (%lu failed), %lu from the journal; measurements: %lu new, %lu from the journal\n",
 	       res.builds_done, res.builds_failed, res.builds_cached, res.measures_done,
 	       res.measures_cached);
+	if (res.raced)
+		printf("racing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",
+		       res.race_measures, res.race_full, s->repeats_max);
 	if (res.worktree_dirty && !res.dirty)
 		fprintf(stderr, "tuner: note: the work tree has uncommitted changes; they were not built (use --dirty)\n");
 	printf("\n");

@@ -8,6 +8,8 @@
 static const struct cmd commands[] = {
 	{ "run", cmd_run, "explore a study's flag space and print its Pareto set", run_usage },
 	{ "check", cmd_check, "validate a study file and show its space", check_usage },
+	{ "compare", cmd_compare, "measure two flag strings or two revisions against each other",
+	  compare_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 

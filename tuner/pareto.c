@@ -3,7 +3,9 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "tuner/stats.h"
 #include "tuner/util.h"
 
 static int feasible(const double *v, const struct pareto_obj *objs, size_t nobjs)
@@ -65,4 +67,202 @@ size_t pareto_front(int *out_front, int *out_feasible, const double *values,
 	}
 	free(ok);
 	return count;
+}
+
+/* Some point has two different finite samples of objective k. */
+static int noise_seen(const struct pareto_samples *samples, size_t npoints,
+		      size_t nobjs, size_t k)
+{
+	for (size_t i = 0; i < npoints; i++) {
+		const struct pareto_samples *ps = &samples[i * nobjs + k];
+		double first = NAN;
+
+		for (size_t q = 0; q < ps->n; q++) {
+			if (!isfinite(ps->x[q]))
+				continue;
+			if (isnan(first))
+				first = ps->x[q];
+			else if (ps->x[q] != first)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static enum pareto_rel rel_exact(double vj, double vi, int maximize)
+{
+	if (vj == vi)
+		return PARETO_EQUAL;
+	if (maximize ? vj > vi : vj < vi)
+		return PARETO_BETTER;
+	return PARETO_WORSE;
+}
+
+/* j against i under noise: the interval of mean j - mean i. */
+static enum pareto_rel rel_noisy(const struct pareto_samples *i,
+				 const struct pareto_samples *j, int maximize, double level)
+{
+	struct stats_test t;
+
+	if (i->cluster && j->cluster)
+		stats_compare_clustered(&t, i->x, i->cluster, i->n, j->x, j->cluster, j->n, level);
+	else
+		stats_welch(&t, i->x, i->n, j->x, j->n, level);
+	if (isnan(t.diff_lo) || isnan(t.diff_hi))
+		return PARETO_UNRESOLVED;
+	/* Constant samples on both sides give the interval [diff, diff]. */
+	if (t.diff_lo == 0 && t.diff_hi == 0)
+		return PARETO_EQUAL;
+	if (t.diff_lo > 0)
+		return maximize ? PARETO_BETTER : PARETO_WORSE;
+	if (t.diff_hi < 0)
+		return maximize ? PARETO_WORSE : PARETO_BETTER;
+	return PARETO_UNRESOLVED;
+}
+
+static enum pareto_rel flip(enum pareto_rel r)
+{
+	if (r == PARETO_BETTER)
+		return PARETO_WORSE;
+	if (r == PARETO_WORSE)
+		return PARETO_BETTER;
+	return r;
+}
+
+struct noisy_ctx {
+	size_t n, m;
+	const int *feasible;
+	unsigned char *rel; /* rel[(k * n + i) * n + j]: j seen against i on k */
+};
+
+static enum pareto_rel rel_at(const struct noisy_ctx *c, size_t k, size_t i, size_t j)
+{
+	return (enum pareto_rel)c->rel[(k * c->n + i) * c->n + j];
+}
+
+/* j significantly dominates i. */
+static int sig_dominates(const struct noisy_ctx *c, size_t j, size_t i)
+{
+	int better = 0;
+
+	if (j == i || !c->feasible[j])
+		return 0;
+	for (size_t k = 0; k < c->m; k++) {
+		enum pareto_rel r = rel_at(c, k, i, j);
+		if (r != PARETO_BETTER && r != PARETO_EQUAL)
+			return 0;
+		better |= r == PARETO_BETTER;
+	}
+	return better;
+}
+
+/* j could still come to dominate i with more samples: it is worse in no
+ * objective and within noise in some. */
+static int could_dominate(const struct noisy_ctx *c, size_t j, size_t i)
+{
+	int open = 0;
+
+	if (j == i || !c->feasible[j])
+		return 0;
+	for (size_t k = 0; k < c->m; k++) {
+		enum pareto_rel r = rel_at(c, k, i, j);
+		if (r == PARETO_WORSE)
+			return 0;
+		open |= r == PARETO_UNRESOLVED;
+	}
+	return open;
+}
+
+static void fill_relations(struct noisy_ctx *c, const int *noisy, const double *values,
+			   const struct pareto_samples *samples,
+			   const struct pareto_obj *objs, double level)
+{
+	size_t n = c->n, m = c->m;
+
+	for (size_t k = 0; k < m; k++)
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = i + 1; j < n; j++) {
+				enum pareto_rel r = PARETO_UNRESOLVED;
+
+				/* Infeasible points neither dominate nor are
+				 * on the front: their relations never count. */
+				if (c->feasible[i] && c->feasible[j])
+					r = noisy[k] ? rel_noisy(&samples[i * m + k], &samples[j * m + k],
+								 objs[k].maximize, level)
+						     : rel_exact(values[j * m + k], values[i * m + k],
+								 objs[k].maximize);
+				c->rel[(k * n + i) * n + j] = (unsigned char)r;
+				c->rel[(k * n + j) * n + i] = (unsigned char)flip(r);
+			}
+}
+
+size_t pareto_front_noisy(struct pareto_verdict *out, int *out_noisy,
+			  const double *values, const struct pareto_samples *samples,
+			  size_t npoints, const struct pareto_obj *objs, size_t nobjs,
+			  double level)
+{
+	struct noisy_ctx c = { npoints, nobjs, NULL, NULL };
+	int *feas = xcalloc(npoints ? npoints : 1, sizeof(*feas));
+	int *noisy = xcalloc(nobjs ? nobjs : 1, sizeof(*noisy));
+	size_t count = 0;
+
+	memset(out, 0, npoints * sizeof(*out));
+	for (size_t i = 0; i < npoints; i++)
+		feas[i] = out[i].feasible = feasible(values + i * nobjs, objs, nobjs);
+	for (size_t k = 0; k < nobjs; k++) {
+		noisy[k] = !objs[k].exact && noise_seen(samples, npoints, nobjs, k);
+		if (out_noisy)
+			out_noisy[k] = noisy[k];
+	}
+	c.feasible = feas;
+	c.rel = xcalloc(npoints * npoints * nobjs + 1, 1);
+	fill_relations(&c, noisy, values, samples, objs, level);
+
+	for (size_t i = 0; i < npoints; i++) {
+		struct pareto_verdict *v = &out[i];
+		size_t alloc = 0;
+
+		v->on_front = feas[i];
+		for (size_t j = 0; j < npoints && v->on_front; j++)
+			if (sig_dominates(&c, j, i))
+				v->on_front = 0;
+		count += (size_t)v->on_front;
+		if (!v->on_front)
+			continue;
+		for (size_t j = 0; j < npoints; j++) {
+			if (j == i || !feas[j] ||
+			    !dominates(values + j * nobjs, values + i * nobjs, objs, nobjs))
+				continue;
+			ALLOC_GROW(v->tied_with, v->ntied + 1, alloc);
+			v->tied_with[v->ntied++] = j;
+		}
+		v->tied = v->ntied > 0;
+	}
+	/* Settled needs every on_front first: (2) looks at the others. */
+	for (size_t i = 0; i < npoints; i++) {
+		struct pareto_verdict *v = &out[i];
+		int open = 0;
+
+		if (!v->on_front) {
+			v->settled = 1;
+			continue;
+		}
+		for (size_t j = 0; j < npoints && !open; j++)
+			open = could_dominate(&c, j, i) ||
+			       (out[j].on_front && could_dominate(&c, i, j));
+		v->settled = !open;
+	}
+	free(c.rel);
+	free(feas);
+	free(noisy);
+	return count;
+}
+
+void pareto_verdicts_release(struct pareto_verdict *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].tied_with);
+		v[i].tied_with = NULL;
+		v[i].ntied = 0;
+	}
 }

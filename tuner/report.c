@@ -72,10 +72,75 @@ static void format_value(char *buf, size_t len, const struct summary *sm)
 	snprintf(buf, len, "%s ±%s (n=%zu)", v, sd, sm->n);
 }
 
+/* The spread column: measurement and layout sd of a noisy measured
+ * objective, relative to its value, when there are layout seeds. */
+static int spread_column(const struct study *s, const struct run_result *r, size_t i)
+{
+	return s->layout_samples > 1 && r->noisy && r->noisy[i] && !s->objectives[i].from_size;
+}
+
+static void format_percent(char *buf, size_t len, double sd, double value)
+{
+	if (!isfinite(sd) || !isfinite(value) || value == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.2g%%", 100 * sd / fabs(value));
+}
+
+static void format_spread(char *buf, size_t len, const struct config_result *c, size_t i)
+{
+	char w[16], b[16];
+
+	format_percent(w, sizeof(w), c->spread[i].within_sd, c->value[i]);
+	format_percent(b, sizeof(b), c->spread[i].between_sd, c->value[i]);
+	snprintf(buf, len, "%s / %s", w, b);
+}
+
+/* What the front column says: on the front, on it within noise, or not. */
+static const char *front_mark(const struct config_result *c)
+{
+	if (!c->on_front)
+		return "";
+	return c->tied ? "~" : "*";
+}
+
+/* Objectives whose every configuration has at most one sample: the front
+ * could not see their noise. */
+static int single_samples(const struct run_result *r, size_t i)
+{
+	for (size_t c = 0; c < r->nconfigs; c++)
+		if (r->configs[c].obj[i].n > 1)
+			return 0;
+	return 1;
+}
+
+static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied)
+{
+	int noisy = 0;
+
+	if (tied)
+		fprintf(f, "~ on the front within noise: another configuration dominates its estimates, but not significantly (95%%)\n");
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		const struct objective *o = &s->objectives[i];
+		if (o->from_size)
+			continue;
+		noisy |= r->noisy && r->noisy[i];
+		if (r->nconfigs && single_samples(r, i))
+			fprintf(f, "note: %s: one sample per configuration, so the front compares the values as exact (no noise estimate; see measure.repeats, layout.samples)\n",
+				o->name);
+	}
+	if (noisy && s->layout_samples > 1)
+		fprintf(f, "noise: run / layout = measurement and layout-seed standard deviations, relative to the value (%u layout seeds)\n",
+			s->layout_samples);
+	else if (noisy)
+		fprintf(f, "note: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n");
+}
+
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
 {
 	size_t *order = xcalloc(r->nconfigs ? r->nconfigs : 1, sizeof(*order));
 	size_t shown = 0;
+	int tied = 0;
 
 	for (size_t i = 0; i < r->nconfigs; i++)
 		order[i] = i;
@@ -91,27 +156,47 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 			 o->unit, "", o->maximize ? "max" : "min");
 		fprintf(f, "  %-28s", head);
 	}
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		char head[128];
+		if (!spread_column(s, r, i))
+			continue;
+		snprintf(head, sizeof(head), "%s noise run / layout", s->objectives[i].name);
+		fprintf(f, "  %-24s", head);
+	}
 	fprintf(f, "  %s\n", "flags / status");
 	for (size_t k = 0; k < r->nconfigs; k++) {
 		const struct config_result *c = &r->configs[order[k]];
 		if (!all && !c->on_front)
 			continue;
-		fprintf(f, "%-5s %-16s %-3s", c->on_front ? "*" : "", c->id, c->pgo ? "on" : "off");
+		fprintf(f, "%-5s %-16s %-3s", front_mark(c), c->id, c->pgo ? "on" : "off");
 		for (size_t i = 0; i < s->nobjectives; i++) {
 			char v[128];
 			format_value(v, sizeof(v), &c->obj[i]);
 			fprintf(f, "  %-28s", v);
+		}
+		for (size_t i = 0; i < s->nobjectives; i++) {
+			char v[64];
+			if (!spread_column(s, r, i))
+				continue;
+			format_spread(v, sizeof(v), c, i);
+			fprintf(f, "  %-24s", v);
 		}
 		fprintf(f, "  %s", *c->flags ? c->flags : "(no flags)");
 		if (strcmp(c->status, "ok"))
 			fprintf(f, "  [%s]", c->status);
 		else if (!c->feasible)
 			fprintf(f, "  [over a limit]");
+		else if (c->tied && c->ntied == 1)
+			fprintf(f, "  [tied with %s]", c->tied_with[0]);
+		else if (c->tied)
+			fprintf(f, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
 		fputc('\n', f);
+		tied |= c->tied;
 		shown++;
 	}
 	if (!shown)
 		fprintf(f, "(no configuration is on the front)\n");
+	table_notes(f, s, r, tied);
 	for (size_t i = 0; i < s->nobjectives; i++)
 		if (objective_modelled(&s->objectives[i]))
 			fprintf(f, "note: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
@@ -127,7 +212,8 @@ static json_t *num_or_null(double v)
 
 static json_t *config_json(const struct study *s, const struct config_result *c)
 {
-	json_t *o = json_object(), *vals = json_object(), *dirs = json_array();
+	json_t *o = json_object(), *vals = json_object(), *dirs = json_array(),
+	       *tied = json_array();
 
 	json_object_set_new(o, "config", json_string(c->id));
 	json_object_set_new(o, "flags", json_string(c->flags));
@@ -135,6 +221,18 @@ static json_t *config_json(const struct study *s, const struct config_result *c)
 	json_object_set_new(o, "status", json_string(c->status));
 	json_object_set_new(o, "on_front", json_boolean(c->on_front));
 	json_object_set_new(o, "feasible", json_boolean(c->feasible));
+	json_object_set_new(o, "tied", json_boolean(c->tied));
+	for (size_t k = 0; k < c->ntied; k++)
+		json_array_append_new(tied, json_string(c->tied_with[k]));
+	json_object_set_new(o, "tied_with", tied);
+	if (c->race) {
+		json_t *race = json_object();
+		json_object_set_new(race, "runs", json_integer((json_int_t)c->runs));
+		json_object_set_new(race, "verdict", json_string(c->race));
+		json_object_set_new(o, "race", race);
+	} else {
+		json_object_set_new(o, "race", json_null());
+	}
 	for (size_t i = 0; i < s->nobjectives; i++) {
 		const struct summary *sm = &c->obj[i];
 		json_t *v = json_object();
@@ -144,6 +242,9 @@ static json_t *config_json(const struct study *s, const struct config_result *c)
 		json_object_set_new(v, "sd", num_or_null(sm->n ? sm->stddev : NAN));
 		json_object_set_new(v, "min", num_or_null(sm->min));
 		json_object_set_new(v, "max", num_or_null(sm->max));
+		json_object_set_new(v, "run_sd", num_or_null(c->spread[i].within_sd));
+		json_object_set_new(v, "layout_sd", num_or_null(c->spread[i].between_sd));
+		json_object_set_new(v, "layout_seeds", json_integer((json_int_t)c->spread[i].clusters));
 		json_object_set_new(vals, s->objectives[i].name, v);
 	}
 	json_object_set_new(o, "objectives", vals);
@@ -168,6 +269,13 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 	json_object_set_new(src, "dirty", json_boolean(r->dirty));
 	json_object_set_new(root, "source", src);
 	json_object_set_new(root, "complete", json_boolean(!r->interrupted));
+	json_object_set_new(root, "confidence", json_real(0.95));
+	if (r->raced) {
+		json_t *race = json_object();
+		json_object_set_new(race, "measurements", json_integer((json_int_t)r->race_measures));
+		json_object_set_new(race, "at_max", json_integer((json_int_t)r->race_full));
+		json_object_set_new(root, "race", race);
+	}
 	for (size_t i = 0; i < s->nobjectives; i++) {
 		const struct objective *o = &s->objectives[i];
 		json_t *jo = json_object();
@@ -176,6 +284,7 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 		json_object_set_new(jo, "goal", json_string(o->maximize ? "max" : "min"));
 		json_object_set_new(jo, "limit", o->has_limit ? json_real(o->limit) : json_null());
 		json_object_set_new(jo, "modelled", json_boolean(objective_modelled(o)));
+		json_object_set_new(jo, "noisy", json_boolean(r->noisy && r->noisy[i]));
 		json_array_append_new(objs, jo);
 	}
 	json_object_set_new(root, "objectives", objs);
@@ -210,6 +319,15 @@ static void csv_field(struct strbuf *sb, const char *v)
 	strbuf_addch(sb, '"');
 }
 
+static void csv_header(struct strbuf *sb, const char *name, const char *part)
+{
+	char *h = xasprintf("%s%s", name, part);
+
+	strbuf_addch(sb, ',');
+	csv_field(sb, h);
+	free(h);
+}
+
 static void csv_number(struct strbuf *sb, double v)
 {
 	strbuf_addch(sb, ',');
@@ -220,17 +338,20 @@ static void csv_number(struct strbuf *sb, double v)
 int report_csv(const struct study *s, const struct run_result *r, const char *path)
 {
 	static const char *const parts[] = { "", "_n", "_median", "_sd", "_min", "_max" };
+	static const char *const spread[] = { "_run_sd", "_layout_sd" };
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
 	strbuf_addstr(&sb, "config,flags,pgo,status,on_front,feasible");
 	for (size_t i = 0; i < s->nobjectives; i++)
-		for (size_t k = 0; k < ARRAY_SIZE(parts); k++) {
-			char *h = xasprintf("%s%s", s->objectives[i].name, parts[k]);
-			strbuf_addch(&sb, ',');
-			csv_field(&sb, h);
-			free(h);
-		}
+		for (size_t k = 0; k < ARRAY_SIZE(parts); k++)
+			csv_header(&sb, s->objectives[i].name, parts[k]);
+	/* New columns go after the old ones, so readers by position keep
+	 * working. */
+	strbuf_addstr(&sb, ",tied,tied_with,race,runs");
+	for (size_t i = 0; i < s->nobjectives; i++)
+		for (size_t k = 0; k < ARRAY_SIZE(spread); k++)
+			csv_header(&sb, s->objectives[i].name, spread[k]);
 	strbuf_addstr(&sb, "\r\n");
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
@@ -246,6 +367,16 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 			csv_number(&sb, sm->n ? sm->stddev : NAN);
 			csv_number(&sb, sm->min);
 			csv_number(&sb, sm->max);
+		}
+		strbuf_addf(&sb, ",%d,", cr->tied);
+		for (size_t k = 0; k < cr->ntied; k++)
+			strbuf_addf(&sb, "%s%s", k ? " " : "", cr->tied_with[k]);
+		strbuf_addf(&sb, ",%s,", cr->race ? cr->race : "");
+		if (cr->race)
+			strbuf_addf(&sb, "%u", cr->runs);
+		for (size_t i = 0; i < s->nobjectives; i++) {
+			csv_number(&sb, cr->spread[i].within_sd);
+			csv_number(&sb, cr->spread[i].between_sd);
 		}
 		strbuf_addstr(&sb, "\r\n");
 	}

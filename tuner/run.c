@@ -12,44 +12,11 @@
 #include <unistd.h>
 
 #include "tuner/build.h"
-#include "tuner/gitsrc.h"
-#include "tuner/journal.h"
-#include "tuner/measure.h"
-#include "tuner/pareto.h"
-#include "tuner/pool.h"
 #include "tuner/progress.h"
 #include "tuner/runner.h"
 #include "tuner/search.h"
 #include "tuner/util.h"
-
-struct run_ctx;
-
-/* One configuration built with one layout seed. */
-struct unit {
-	struct config cfg;
-	unsigned seed;
-	char key[17];
-	char *dir;
-	const struct build_record *build; /* owned by the journal; NULL until built */
-	struct run_ctx *ctx;
-};
-
-struct run_ctx {
-	const struct study *s;
-	struct journal *j;
-	struct pool *pool;
-	struct gitsrc src;
-	unsigned jobs_per_build;
-	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
-	atomic_ulong measures_done, measures_cached, measures_planned;
-	atomic_int error; /* a system error stopped a job */
-};
-
-struct mjob {
-	struct unit *u;
-	size_t testbed;
-	unsigned run;
-};
+#include "run_priv.h"
 
 static double cpu_self(void)
 {
@@ -82,219 +49,6 @@ static char *compiler_version(void)
 	return v;
 }
 
-static int measure_objective(const struct study *s, size_t i)
-{
-	return !s->objectives[i].from_size;
-}
-
-static int has_measure(const struct study *s)
-{
-	for (size_t i = 0; i < s->nobjectives; i++)
-		if (measure_objective(s, i))
-			return 1;
-	return 0;
-}
-
-static char *safe_name(const char *name)
-{
-	char *n = xstrdup(name);
-
-	for (char *p = n; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
-			*p = '_';
-	return n;
-}
-
-/* Runs deploy (if any) and the measure command once; records the result. */
-static void measure_once(struct mjob *m)
-{
-	struct unit *u = m->u;
-	struct run_ctx *ctx = u->ctx;
-	const struct study *s = ctx->s;
-	const char *testbed = s->testbeds[m->testbed];
-	char *tb = safe_name(testbed);
-	char *log = xasprintf("%s/measure-%s.log", u->dir, tb);
-	struct cmd_env e = { 0 };
-	struct measure_record rec = { 0 };
-	struct runner r = RUNNER_INIT;
-	struct strbuf err = STRBUF_INIT;
-	double start = now_seconds();
-	char **env;
-	size_t k = 0;
-
-	e.flags = u->cfg.flags;
-	e.src = ctx->src.dir;
-	e.out = u->dir;
-	e.pgo = u->cfg.pgo == PGO_ON ? "use" : "off";
-	e.artifact = u->build->artifact;
-	e.testbed = testbed;
-	e.config_id = u->cfg.id;
-	e.jobs = ctx->jobs_per_build;
-	e.layout_seed = u->seed;
-	e.run = m->run;
-	env = env_build(&e);
-
-	if (s->deploy.command) {
-		if (run_shell(&r, s->deploy.command, env, log, 0, s->deploy.timeout) < 0) {
-			strbuf_addf(&err, "deploy: %s", tn_errmsg());
-		} else if (r.result.cancelled) {
-			goto out;
-		} else if (r.result.status) {
-			strbuf_addf(&err, "deploy %s with status %d",
-				    r.result.timed_out ? "timed out" : "failed", r.result.status);
-		}
-		runner_release(&r);
-	}
-	if (!err.len) {
-		if (run_shell(&r, s->measure.command, env, log, 1, s->measure.timeout) < 0)
-			strbuf_addf(&err, "measure: %s", tn_errmsg());
-		else if (r.result.cancelled)
-			goto out;
-		else if (r.result.timed_out)
-			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
-		else if (r.result.status)
-			strbuf_addf(&err, "measure failed with status %d", r.result.status);
-	}
-
-	memcpy(rec.build_key, u->key, sizeof(rec.build_key));
-	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
-	rec.testbed = (char *)testbed;
-	rec.run = m->run;
-	rec.names = xcalloc(s->nobjectives, sizeof(*rec.names));
-	rec.values = xcalloc(s->nobjectives, sizeof(*rec.values));
-	for (size_t i = 0; i < s->nobjectives; i++) {
-		double v = NAN;
-		if (!measure_objective(s, i))
-			continue;
-		if (!err.len && measure_parse(&v, s->objectives[i].parser, &s->model,
-					      r.result.out, r.result.out_len) < 0)
-			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
-		rec.names[k] = s->objectives[i].name;
-		rec.values[k++] = v;
-	}
-	rec.nvalues = k;
-	rec.ok = err.len == 0;
-	rec.error = err.len ? err.buf : NULL;
-	rec.seconds = now_seconds() - start;
-	if (journal_add_measure(ctx->j, &rec) < 0)
-		atomic_store(&ctx->error, 1);
-	atomic_fetch_add(&ctx->measures_done, 1);
-	free(rec.names);
-	free(rec.values);
-out:
-	runner_release(&r);
-	strbuf_release(&err);
-	env_free(env);
-	free(log);
-	free(tb);
-}
-
-static void measure_job(void *arg, int cancelled)
-{
-	if (!cancelled)
-		measure_once(arg);
-	free(arg);
-}
-
-static size_t count_measures(struct unit *u, const char *testbed)
-{
-	const struct measure_record **recs;
-	size_t n = journal_measures(u->ctx->j, u->key, testbed, &recs);
-
-	free(recs);
-	return n;
-}
-
-static int measures_complete(struct unit *u)
-{
-	const struct study *s = u->ctx->s;
-
-	if (!has_measure(s))
-		return 1;
-	for (size_t t = 0; t < s->ntestbeds; t++)
-		if (count_measures(u, s->testbeds[t]) < s->repeats_min)
-			return 0;
-	return 1;
-}
-
-static void queue_measures(struct unit *u)
-{
-	struct run_ctx *ctx = u->ctx;
-	const struct study *s = ctx->s;
-
-	if (!has_measure(s))
-		return;
-	for (size_t t = 0; t < s->ntestbeds; t++) {
-		size_t have = count_measures(u, s->testbeds[t]);
-		atomic_fetch_add(&ctx->measures_cached, have < s->repeats_min ? have : s->repeats_min);
-		if (have < s->repeats_min)
-			atomic_fetch_add(&ctx->measures_planned, s->repeats_min - have);
-		for (size_t run = have; run < s->repeats_min; run++) {
-			struct mjob *m = xmalloc(sizeof(*m));
-			m->u = u;
-			m->testbed = t;
-			m->run = (unsigned)run;
-			pool_submit(ctx->pool, 1 + t, measure_job, m);
-		}
-	}
-}
-
-static void build_job(void *arg, int cancelled)
-{
-	struct unit *u = arg;
-	struct run_ctx *ctx = u->ctx;
-	const struct build_record *prev;
-	struct build_record rec;
-	struct build_request req;
-	struct stat st;
-	int ret;
-
-	if (cancelled)
-		return;
-	prev = journal_find_build(ctx->j, u->key);
-	/* Reuse a recorded build unless its artifact is gone and it still has
-	 * measuring to do. A failed build is a result: not retried. */
-	if (prev && (prev->status != BUILD_OK || measures_complete(u) ||
-		     (prev->artifact && stat(prev->artifact, &st) == 0))) {
-		u->build = prev;
-		atomic_fetch_add(&ctx->builds_cached, 1);
-		goto measure;
-	}
-
-	atomic_fetch_add(&ctx->builds_running, 1);
-	req.study = ctx->s;
-	req.config = &u->cfg;
-	req.layout_seed = u->seed;
-	req.src_dir = ctx->src.dir;
-	req.commit = ctx->src.commit;
-	req.tree = ctx->src.tree;
-	req.dirty = ctx->src.dirty;
-	req.dir = u->dir;
-	req.key = u->key;
-	req.jobs = ctx->jobs_per_build;
-	ret = build_run(&rec, &req);
-	atomic_fetch_sub(&ctx->builds_running, 1);
-	if (ret == BUILD_ECANCELLED)
-		return;
-	if (ret < 0 || journal_add_build(ctx->j, &rec) < 0) {
-		/* The message stays with this thread; the run reports a
-		 * generic failure and the journal holds what was done. */
-		atomic_store(&ctx->error, 1);
-		if (ret == 0)
-			build_record_release(&rec);
-		return;
-	}
-	build_record_release(&rec);
-	u->build = journal_find_build(ctx->j, u->key);
-	atomic_fetch_add(&ctx->builds_done, 1);
-	if (u->build->status != BUILD_OK)
-		atomic_fetch_add(&ctx->builds_failed, 1);
-measure:
-	if (u->build->status == BUILD_OK)
-		queue_measures(u);
-}
-
 static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits,
 			  double start, int force)
 {
@@ -322,8 +76,37 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 	progress_show(p, text, force);
 }
 
-/* Plans the units: configurations from the strategy, times layout seeds,
- * one unit per distinct build key. */
+/* Adds config c built from source src with each layout seed. */
+static void add_units(struct unit **units, size_t *nunits, size_t *alloc,
+		      struct run_ctx *ctx, const struct config *c, const struct gitsrc *src,
+		      const char *compiler, const char *builds_root)
+{
+	const struct study *s = ctx->s;
+	char id[17];
+
+	memcpy(id, c->id, sizeof(id));
+	if (ctx->nsrcs > 1)
+		hash64_hex(id, hash64_str(hash64_str(HASH64_INIT, c->id), src->commit));
+	for (unsigned seedi = 0; seedi < s->layout_samples; seedi++) {
+		struct unit *u;
+		ALLOC_GROW(*units, *nunits + 1, *alloc);
+		u = &(*units)[(*nunits)++];
+		memset(u, 0, sizeof(*u));
+		u->cfg = *c;
+		u->cfg.flags = xstrdup(c->flags);
+		memcpy(u->cfg.id, id, sizeof(id));
+		u->seed = seedi;
+		u->src = src;
+		atomic_init(&u->built, 0);
+		u->next = xcalloc(s->ntestbeds, sizeof(*u->next));
+		u->ctx = ctx;
+		build_key(u->key, s, c, seedi, src->tree, compiler);
+		u->dir = xasprintf("%s/%s", builds_root, u->key);
+	}
+}
+
+/* Plans the units: configurations from the strategy, times source
+ * revisions, times layout seeds, one unit per distinct build key. */
 static int plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		const struct run_opts *opts, const char *compiler, const char *builds_root)
 {
@@ -332,7 +115,8 @@ static int plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	uint64_t budget = opts->has_budget ? opts->budget : s->budget;
 	uint64_t seed = opts->has_seed ? opts->seed : s->seed;
 	struct unit *units = NULL;
-	size_t nunits = 0, alloc = 0;
+	size_t nunits = 0, alloc = 0, nseen = 0, seen_alloc = 0;
+	char (*seen)[17] = NULL;
 	void *st;
 	uint64_t idx;
 
@@ -347,124 +131,228 @@ static int plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		if (space_config(&c, &s->space, idx) < 0)
 			continue;
 		/* Two flag strings with the same normalized set are one config. */
-		for (size_t i = 0; i < nunits && !dup; i += s->layout_samples)
-			dup = !strcmp(units[i].cfg.id, c.id);
+		for (size_t i = 0; i < nseen && !dup; i++)
+			dup = !strcmp(seen[i], c.id);
 		if (dup) {
 			config_release(&c);
 			continue;
 		}
-		for (unsigned seedi = 0; seedi < s->layout_samples; seedi++) {
-			struct unit *u;
-			ALLOC_GROW(units, nunits + 1, alloc);
-			u = &units[nunits++];
-			memset(u, 0, sizeof(*u));
-			u->cfg = c;
-			u->cfg.flags = xstrdup(c.flags);
-			u->seed = seedi;
-			u->ctx = ctx;
-			build_key(u->key, s, &c, seedi, ctx->src.tree, compiler);
-			u->dir = xasprintf("%s/%s", builds_root, u->key);
-		}
+		ALLOC_GROW(seen, nseen + 1, seen_alloc);
+		memcpy(seen[nseen++], c.id, sizeof(c.id));
+		for (size_t r = 0; r < ctx->nsrcs; r++)
+			add_units(&units, &nunits, &alloc, ctx, &c, &ctx->srcs[r], compiler,
+				  builds_root);
 		config_release(&c);
 	}
 	ops->free(st);
+	free(seen);
 	*out = units;
 	*n = nunits;
 	return 0;
 }
 
-static void collect_values(double **vals, size_t *nvals, size_t *alloc,
-			   const struct run_ctx *ctx, const struct unit *u,
-			   const struct objective *o)
-{
-	const struct measure_record **recs;
-	size_t n;
+/* The measurement scheduler of one run (main thread only). */
+struct sched {
+	struct run_ctx *ctx;
+	struct unit *units;
+	size_t nunits, nconfigs, L;
+	struct progress *prog;
+	double start;
+	struct unit **last;   /* per testbed: the unit measured last */
+	size_t unbuilt;       /* units whose build has not finished */
+};
 
-	if (!u->build || u->build->status != BUILD_OK)
-		return;
-	if (o->from_size) {
-		ALLOC_GROW(*vals, *nvals + 1, *alloc);
-		(*vals)[(*nvals)++] = u->build->size;
-		return;
-	}
-	n = journal_measures(ctx->j, u->key, NULL, &recs);
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < recs[i]->nvalues; k++)
-			if (!strcmp(recs[i]->names[k], o->name)) {
-				ALLOC_GROW(*vals, *nvals + 1, *alloc);
-				(*vals)[(*nvals)++] = recs[i]->values[k];
-			}
-	free(recs);
+static int stopping(struct run_ctx *ctx)
+{
+	return tn_cancelled() || atomic_load(&ctx->error);
 }
 
-static void summarize(struct run_result *out, struct run_ctx *ctx,
-		      struct unit *units, size_t nunits)
+static int unit_ok(const struct unit *u)
 {
+	return u->noticed && u->build->status == BUILD_OK;
+}
+
+/* Notices finished builds: a build's runs continue from what the journal
+ * holds. */
+static void notice_builds(struct sched *sc)
+{
+	const struct study *s = sc->ctx->s;
+
+	for (size_t i = 0; i < sc->nunits; i++) {
+		struct unit *u = &sc->units[i];
+
+		if (u->noticed || !atomic_load(&u->built))
+			continue;
+		u->noticed = 1;
+		sc->unbuilt--;
+		if (u->build->status != BUILD_OK || !run_has_measure(s))
+			continue;
+		for (size_t t = 0; t < s->ntestbeds; t++) {
+			size_t have = run_count_measures(u, t);
+			u->next[t] = (unsigned)have;
+			atomic_fetch_add(&sc->ctx->measures_cached,
+					 have < s->repeats_min ? have : s->repeats_min);
+		}
+	}
+}
+
+static void submit(struct sched *sc, struct unit *u, size_t t)
+{
+	struct mjob *m = xmalloc(sizeof(*m));
+
+	m->u = u;
+	m->testbed = t;
+	m->run = u->next[t]++;
+	sc->last[t] = u;
+	atomic_fetch_add(&sc->ctx->measures_planned, 1);
+	pool_submit(sc->ctx->pool, 1 + t, run_measure_job, m);
+}
+
+/*
+ * Queues one round on testbed t: the next run of every built unit with
+ * fewer than `upto` runs, in configuration order, among the configurations
+ * with racing[c] set (racing NULL: all). While builds are running, the
+ * unit measured last waits for the next round, so that a build is not
+ * measured twice in a row when another may come to go between. Returns
+ * the number queued.
+ */
+static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < sc->nconfigs; c++) {
+		if (racing && !racing[c])
+			continue;
+		for (size_t k = 0; k < sc->L; k++) {
+			struct unit *u = &sc->units[c * sc->L + k];
+			if (!unit_ok(u) || u->next[t] >= upto)
+				continue;
+			if (u == sc->last[t] && sc->unbuilt && !stopping(sc->ctx))
+				continue;
+			submit(sc, u, t);
+			n++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Builds, and the first repeats.min runs of every build as builds finish:
+ * whenever a testbed has nothing queued, the next round of the builds done
+ * so far goes to it. Returns when the pool is idle with nothing to add.
+ */
+static void build_and_measure(struct sched *sc)
+{
+	struct run_ctx *ctx = sc->ctx;
 	const struct study *s = ctx->s;
-	size_t L = s->layout_samples, m = s->nobjectives;
-	size_t nc = nunits / L;
-	struct pareto_obj *po = xcalloc(m, sizeof(*po));
-	double *matrix = xcalloc(nc * m, sizeof(*matrix));
-	int *front = xcalloc(nc, sizeof(*front));
-	int *feasible = xcalloc(nc, sizeof(*feasible));
 
-	out->nconfigs = nc;
-	out->configs = xcalloc(nc, sizeof(*out->configs));
-	for (size_t c = 0; c < nc; c++) {
-		struct config_result *cr = &out->configs[c];
-		struct unit *first = &units[c * L];
-		int complete = 1;
+	for (;;) {
+		int idle = pool_wait(ctx->pool, 0.05);
+		size_t queued_now = 0;
 
-		memcpy(cr->id, first->cfg.id, sizeof(cr->id));
-		cr->flags = xstrdup(first->cfg.flags);
-		cr->pgo = first->cfg.pgo == PGO_ON;
-		cr->status = "ok";
-		cr->nbuilds = L;
-		cr->build_dirs = xcalloc(L, sizeof(*cr->build_dirs));
-		for (size_t k = 0; k < L; k++) {
-			struct unit *u = &units[c * L + k];
-			cr->build_dirs[k] = xstrdup(u->dir);
-			if (!u->build)
-				complete = 0;
-			else if (u->build->status != BUILD_OK && !strcmp(cr->status, "ok"))
-				cr->status = build_status_name(u->build->status);
-			else if (!measures_complete(u))
-				complete = 0;
+		notice_builds(sc);
+		for (size_t t = 0; t < s->ntestbeds && run_has_measure(s) && !stopping(ctx); t++) {
+			size_t queued;
+			pool_counts(ctx->pool, 1 + t, &queued, NULL, NULL);
+			if (!queued)
+				queued_now += queue_round(sc, t, s->repeats_min, NULL);
 		}
-		if (!complete && !strcmp(cr->status, "ok"))
-			cr->status = "incomplete";
-		cr->obj = xcalloc(m, sizeof(*cr->obj));
-		cr->value = xcalloc(m, sizeof(*cr->value));
-		for (size_t i = 0; i < m; i++) {
-			double *vals = NULL;
-			size_t nv = 0, alloc = 0;
-			for (size_t k = 0; k < L; k++)
-				collect_values(&vals, &nv, &alloc, ctx, &units[c * L + k], &s->objectives[i]);
-			stats_summarize(&cr->obj[i], vals, nv);
-			free(vals);
-			if (cr->obj[i].n < nv && !strcmp(cr->status, "ok"))
-				cr->status = "measure-failed";
-			if (cr->obj[i].n == 0 && !strcmp(cr->status, "ok"))
-				cr->status = "measure-failed";
-			cr->value[i] = cr->obj[i].trimmed_mean;
+		show_progress(sc->prog, ctx, sc->nunits, sc->start, 0);
+		if (idle && !queued_now)
+			break;
+	}
+}
+
+/* Waits for the pool to run dry, showing progress. */
+static void drain(struct sched *sc)
+{
+	while (!pool_wait(sc->ctx->pool, 0.1))
+		show_progress(sc->prog, sc->ctx, sc->nunits, sc->start, 0);
+}
+
+/* The configurations that can race: every build fine, every build with its
+ * repeats.min runs. */
+static int *race_entrants(struct sched *sc)
+{
+	int *racing = xcalloc(sc->nconfigs + 1, sizeof(*racing));
+
+	for (size_t c = 0; c < sc->nconfigs; c++) {
+		racing[c] = 1;
+		for (size_t k = 0; k < sc->L && racing[c]; k++) {
+			struct unit *u = &sc->units[c * sc->L + k];
+			racing[c] = unit_ok(u) && run_measures_complete(u);
 		}
-		for (size_t i = 0; i < m; i++)
-			matrix[c * m + i] = strcmp(cr->status, "ok") ? NAN : cr->value[i];
 	}
-	for (size_t i = 0; i < m; i++) {
-		po[i].maximize = s->objectives[i].maximize;
-		po[i].has_limit = s->objectives[i].has_limit;
-		po[i].limit = s->objectives[i].limit;
-	}
-	out->nfront = pareto_front(front, feasible, matrix, nc, po, m);
+	return racing;
+}
+
+static const char *verdict_name(const struct pareto_verdict *v)
+{
+	if (!v->feasible)
+		return "infeasible";
+	return v->on_front ? "front" : "dominated";
+}
+
+/* The race of run.h, rounds repeats.min .. repeats.max - 1. */
+static void race(struct sched *sc, struct run_result *out)
+{
+	struct run_ctx *ctx = sc->ctx;
+	const struct study *s = ctx->s;
+	size_t nc = sc->nconfigs, T = s->ntestbeds;
+	int *racing = race_entrants(sc);
+	int *skip = xcalloc(nc + 1, sizeof(*skip));
+	int *noisy = xcalloc(s->nobjectives + 1, sizeof(*noisy));
+	struct pareto_verdict *v = xcalloc(nc + 1, sizeof(*v));
+	unsigned k = s->repeats_min;
+
+	ctx->race_runs = xcalloc(nc + 1, sizeof(*ctx->race_runs));
+	ctx->race_verdict = xcalloc(nc + 1, sizeof(*ctx->race_verdict));
 	for (size_t c = 0; c < nc; c++) {
-		out->configs[c].on_front = front[c];
-		out->configs[c].feasible = feasible[c];
+		skip[c] = !racing[c];
+		ctx->race_runs[c] = racing[c] ? k : 0;
 	}
-	free(po);
-	free(matrix);
-	free(front);
-	free(feasible);
+	for (;;) {
+		size_t left = 0;
+
+		run_front(v, noisy, ctx, sc->units, nc, ctx->race_runs, skip);
+		for (size_t c = 0; c < nc; c++) {
+			if (racing[c] && v[c].settled) {
+				racing[c] = 0;
+				ctx->race_verdict[c] = verdict_name(&v[c]);
+			}
+			left += (size_t)racing[c];
+		}
+		pareto_verdicts_release(v, nc);
+		if (!left || k >= s->repeats_max || stopping(ctx))
+			break;
+		for (size_t c = 0; c < nc; c++)
+			for (size_t q = 0; q < sc->L * T && racing[c]; q++) {
+				struct unit *u = &sc->units[c * sc->L + q / T];
+				if (u->next[q % T] > k)
+					atomic_fetch_add(&ctx->measures_cached, 1);
+			}
+		for (size_t t = 0; t < T; t++)
+			queue_round(sc, t, k + 1, racing);
+		drain(sc);
+		if (stopping(ctx))
+			break;
+		k++;
+		for (size_t c = 0; c < nc; c++)
+			if (racing[c])
+				ctx->race_runs[c] = k;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		if (racing[c])
+			ctx->race_verdict[c] = stopping(ctx) ? "stopped" : "max";
+		if (!skip[c]) {
+			out->race_measures += (unsigned long)ctx->race_runs[c] * sc->L * T;
+			out->race_full += (unsigned long)s->repeats_max * sc->L * T;
+		}
+	}
+	free(racing);
+	free(skip);
+	free(noisy);
+	free(v);
 }
 
 static char *results_dir(const struct study *s, const struct run_opts *opts)
@@ -497,8 +385,10 @@ static int source_error(const struct study *s, int ret)
 	return -1;
 }
 
-/* Resolves (results NULL) or exports the study's source. */
-static int source(struct gitsrc *out, const struct study *s, const char *results, int dirty)
+/* Resolves (results NULL) or exports the study's source at rev (NULL: the
+ * study's). */
+static int source(struct gitsrc *out, const struct study *s, const char *rev,
+		  const char *results, int dirty)
 {
 	struct gitsrc_opts go = GITSRC_OPTS_INIT;
 	char *repo = s->source_repo[0] == '/' ? xstrdup(s->source_repo)
@@ -507,7 +397,7 @@ static int source(struct gitsrc *out, const struct study *s, const char *results
 	int ret;
 
 	go.repo = repo;
-	go.rev = s->source_rev;
+	go.rev = rev ? rev : s->source_rev;
 	go.path = s->source_path;
 	go.dest_root = dest;
 	go.dirty = dirty;
@@ -520,7 +410,7 @@ static int source(struct gitsrc *out, const struct study *s, const char *results
 int run_resolve_source(char commit[41], const struct study *s)
 {
 	struct gitsrc g = GITSRC_INIT;
-	int ret = source(&g, s, NULL, 0);
+	int ret = source(&g, s, NULL, NULL, 0);
 
 	memcpy(commit, g.commit, 41);
 	return ret;
@@ -529,6 +419,7 @@ int run_resolve_source(char commit[41], const struct study *s)
 int run_study(struct run_result *out, const struct study *s, const struct run_opts *opts)
 {
 	struct run_ctx ctx;
+	struct sched sc = { 0 };
 	struct unit *units = NULL;
 	size_t nunits = 0;
 	char *compiler = NULL, *journal_path = NULL, *builds_root = NULL;
@@ -542,22 +433,28 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.s = s;
-	ctx.src = (struct gitsrc)GITSRC_INIT;
+	ctx.nsrcs = opts->nrevs ? opts->nrevs : 1;
+	ctx.srcs = xcalloc(ctx.nsrcs, sizeof(*ctx.srcs));
+	for (size_t r = 0; r < ctx.nsrcs; r++)
+		ctx.srcs[r] = (struct gitsrc)GITSRC_INIT;
 	ctx.jobs_per_build = cpu_count() / jobs ? cpu_count() / jobs : 1;
 	progress_init(&prog, (enum progress_mode)opts->progress);
 
 	/* Bad input fails before anything is created. */
-	if (source(&ctx.src, s, NULL, 0) < 0)
-		goto out;
+	for (size_t r = 0; r < ctx.nsrcs; r++)
+		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, NULL, 0) < 0)
+			goto out;
 	out->results_dir = results_dir(s, opts);
 	if (!out->results_dir)
 		goto out;
-	if (source(&ctx.src, s, out->results_dir, opts->dirty) < 0)
-		goto out;
-	memcpy(out->commit, ctx.src.commit, sizeof(out->commit));
-	memcpy(out->tree, ctx.src.tree, sizeof(out->tree));
-	out->dirty = ctx.src.dirty;
-	out->worktree_dirty = ctx.src.worktree_dirty;
+	for (size_t r = 0; r < ctx.nsrcs; r++)
+		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, out->results_dir,
+			   opts->dirty) < 0)
+			goto out;
+	memcpy(out->commit, ctx.srcs[0].commit, sizeof(out->commit));
+	memcpy(out->tree, ctx.srcs[0].tree, sizeof(out->tree));
+	out->dirty = ctx.srcs[0].dirty;
+	out->worktree_dirty = ctx.srcs[0].worktree_dirty;
 
 	journal_path = xasprintf("%s/journal.jsonl", out->results_dir);
 	if (journal_open(&ctx.j, journal_path, s->name, s->hash, &changed) < 0)
@@ -575,6 +472,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 
 	workers = xcalloc(1 + s->ntestbeds, sizeof(*workers));
+	ctx.testbed_used = xcalloc(s->ntestbeds, sizeof(*ctx.testbed_used));
 	workers[0] = jobs;
 	for (size_t t = 0; t < s->ntestbeds; t++)
 		workers[1 + t] = 1;
@@ -584,9 +482,20 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		known += journal_find_build(ctx.j, units[i].key) != NULL;
 	journal_add_run(ctx.j, jobs, nunits, known);
 	for (size_t i = 0; i < nunits; i++)
-		pool_submit(ctx.pool, 0, build_job, &units[i]);
-	while (!pool_wait(ctx.pool, 0.1))
-		show_progress(&prog, &ctx, nunits, start, 0);
+		pool_submit(ctx.pool, 0, run_build_job, &units[i]);
+	sc.ctx = &ctx;
+	sc.units = units;
+	sc.nunits = nunits;
+	sc.L = s->layout_samples;
+	sc.nconfigs = nunits / sc.L;
+	sc.prog = &prog;
+	sc.start = start;
+	sc.last = xcalloc(s->ntestbeds, sizeof(*sc.last));
+	sc.unbuilt = nunits;
+	build_and_measure(&sc);
+	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);
+	if (out->raced && !stopping(&ctx))
+		race(&sc, out);
 	show_progress(&prog, &ctx, nunits, start, 1);
 	progress_clear(&prog);
 	pool_free(ctx.pool);
@@ -599,7 +508,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 			 out->results_dir);
 		goto out;
 	}
-	summarize(out, &ctx, units, nunits);
+	run_summarize(out, &ctx, units, nunits);
 	out->builds_done = atomic_load(&ctx.builds_done);
 	out->builds_cached = atomic_load(&ctx.builds_cached);
 	out->builds_failed = atomic_load(&ctx.builds_failed);
@@ -613,11 +522,18 @@ out:
 	for (size_t i = 0; i < nunits; i++) {
 		free(units[i].cfg.flags);
 		free(units[i].dir);
+		free(units[i].next);
 	}
 	free(units);
 	free(workers);
+	free(ctx.testbed_used);
+	free(ctx.race_runs);
+	free(ctx.race_verdict);
+	free(sc.last);
 	journal_close(ctx.j);
-	gitsrc_release(&ctx.src);
+	for (size_t r = 0; r < ctx.nsrcs; r++)
+		gitsrc_release(&ctx.srcs[r]);
+	free(ctx.srcs);
 	free(compiler);
 	free(journal_path);
 	free(builds_root);
@@ -634,8 +550,16 @@ void run_result_release(struct run_result *r)
 		free(cr->flags);
 		free(cr->obj);
 		free(cr->value);
+		free(cr->spread);
+		free(cr->tied_with);
+		for (size_t i = 0; cr->samples && i < r->nobjectives; i++) {
+			free(cr->samples[i].x);
+			free(cr->samples[i].seed);
+		}
+		free(cr->samples);
 	}
 	free(r->configs);
+	free(r->noisy);
 	free(r->results_dir);
 	memset(r, 0, sizeof(*r));
 }

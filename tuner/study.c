@@ -18,7 +18,7 @@
 /* Known keys of each mapping, NULL-terminated (the command sections' are in
  * study_cmds.c). */
 static const char *const top_keys[] = {
-	"study", "source", "space", "build", "train", "deploy", "size",
+	"study", "source", "space", "build", "train", "deploy", "reboot", "size",
 	"measure", "testbeds", "objectives", "search", "layout", NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
@@ -359,6 +359,7 @@ static const struct section {
 	{ "build", study_parse_build, "missing build command" },
 	{ "train", study_parse_train, NULL },
 	{ "deploy", study_parse_deploy, NULL },
+	{ "reboot", study_parse_reboot, NULL },
 	{ "size", study_parse_size, NULL },
 	{ "measure", study_parse_measure, NULL },
 	{ "testbeds", parse_testbeds, NULL },
@@ -507,6 +508,7 @@ void study_release(struct study *s)
 	free(s->artifact);
 	cmd_spec_release(&s->train);
 	cmd_spec_release(&s->deploy);
+	cmd_spec_release(&s->reboot);
 	cmd_spec_release(&s->size_cmd);
 	cmd_spec_release(&s->measure);
 	free(s->parser);

@@ -1,6 +1,6 @@
 /*
  * study_cmds: the sections of a study file that run commands (build, train,
- * deploy, size, measure). See include/tuner/study.h for the format and
+ * deploy, reboot, size, measure). See include/tuner/study.h for the format and
  * study_priv.h for how this half meets study.c.
  */
 #include <stdio.h>
@@ -48,7 +48,7 @@ static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
 	return 0;
 }
 
-/* A section that is just a command: train and deploy. */
+/* A section that is just a command: train, deploy and reboot. */
 static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
 			     const struct ynode *n, const char *section)
 {
@@ -91,6 +91,11 @@ int study_parse_train(struct loader *ld, const struct ynode *key, const struct y
 int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	return parse_cmd_section(ld, &ld->s->deploy, n, "deploy");
+}
+
+int study_parse_reboot(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	return parse_cmd_section(ld, &ld->s->reboot, n, "reboot");
 }
 
 int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n)

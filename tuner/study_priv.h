@@ -2,7 +2,7 @@
  * study_priv: what the two halves of the study loader share, private to the
  * study module. study.c loads the file and parses the top-level sections;
  * study_cmds.c parses the sections that run commands (build, train, deploy,
- * size, measure).
+ * reboot, size, measure).
  */
 #ifndef TUNER_STUDY_PRIV_H
 #define TUNER_STUDY_PRIV_H
@@ -42,6 +42,7 @@ static inline struct study_loc study_loc_of(const struct ynode *n)
 int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_reboot(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n);
 

@@ -1,6 +1,6 @@
 /*
  * pareto: the non-dominated set of points under several objectives, with
- * hard limits. Pure.
+ * hard limits; and the same under measurement noise. Pure.
  *
  * Point a dominates b when a is at least as good in every objective and
  * strictly better in one (Deb, "Multi-Objective Optimization using
@@ -17,6 +17,8 @@ struct pareto_obj {
 	int maximize;
 	int has_limit;
 	double limit; /* maximize: feasible iff value >= limit; else <= limit */
+	int exact;    /* pareto_front_noisy(): compare the values exactly,
+	                 never under noise (a size in bytes) */
 };
 
 /* values: npoints rows of nobjs doubles. out_front[i] = 1 if point i is on
@@ -24,5 +26,83 @@ struct pareto_obj {
  * number of points on the front. */
 size_t pareto_front(int *out_front, int *out_feasible, const double *values,
 		    size_t npoints, const struct pareto_obj *objs, size_t nobjs);
+
+/* ---- Under noise ---- */
+
+/*
+ * The repeated measurements of one point on one objective: x[0..n), where
+ * x[i] was measured on a build with layout seed cluster[i] (cluster NULL:
+ * all on one build). Non-finite samples are skipped.
+ */
+struct pareto_samples {
+	const double *x;
+	const unsigned *cluster;
+	size_t n;
+};
+
+/* How point j compares with point i on one objective, seen from j. */
+enum pareto_rel {
+	PARETO_UNRESOLVED = 0, /* within noise: the interval holds 0 */
+	PARETO_BETTER,         /* significantly (or, exact, strictly) better */
+	PARETO_WORSE,
+	PARETO_EQUAL           /* exactly equal (exact or constant samples) */
+};
+
+struct pareto_verdict {
+	int feasible;     /* by the values, as pareto_front() */
+	int on_front;     /* feasible and not significantly dominated */
+	/*
+	 * On the front, but some feasible point dominates its values: the
+	 * difference is within noise. tied_with[0..ntied) are those points'
+	 * indices (malloced, NULL when ntied is 0).
+	 */
+	int tied;
+	size_t ntied;
+	size_t *tied_with;
+	/*
+	 * More samples could not change on_front (the racing rule): it is
+	 * infeasible, or significantly dominated, or it is on the front and
+	 * (1) no feasible point could still come to dominate it (against each
+	 * one it is significantly or exactly better in some objective), and
+	 * (2) it could not itself still come to dominate a point now on the
+	 * front (its samples are not needed to settle that point).
+	 */
+	int settled;
+};
+
+/*
+ * The front under noise (issue 4). values: npoints rows of nobjs point
+ * estimates (e.g. trimmed means), used for feasibility, for objectives
+ * compared exactly, and for ties. samples: npoints rows of nobjs sample
+ * sets.
+ *
+ * For each pair of points and objective, the difference is tested at
+ * confidence `level` (e.g. 0.95) with stats_compare_clustered(): Welch's t
+ * test on the layout-seed means when both points have >= 2 layout seeds,
+ * else Welch on the raw samples; b is significantly better when the
+ * interval of the difference excludes 0 on its side. An objective is
+ * compared exactly on the values when objs[k].exact is set, or when no
+ * point has two different finite samples of it (no noise was seen:
+ * deterministic, or a single sample per point, which cannot estimate
+ * noise); out_noisy[k] (NULL ok) says which objectives were tested under
+ * noise.
+ *
+ * j significantly dominates i when j is feasible and, in every objective,
+ * significantly better or exactly equal, and better in one. A point is on
+ * the front when feasible and no point significantly dominates it; a
+ * dominance within noise leaves both on the front, the dominated one
+ * marked tied. See struct pareto_verdict for settled.
+ *
+ * Fills out[0..npoints) (release with pareto_verdicts_release()); returns
+ * the number of points on the front. Time O(npoints^2 nobjs) tests (only
+ * between feasible points), memory npoints^2 nobjs bytes.
+ */
+size_t pareto_front_noisy(struct pareto_verdict *out, int *out_noisy,
+			  const double *values, const struct pareto_samples *samples,
+			  size_t npoints, const struct pareto_obj *objs, size_t nobjs,
+			  double level);
+
+/* Frees the tied_with arrays of v[0..n) (not v). */
+void pareto_verdicts_release(struct pareto_verdict *v, size_t n);
 
 #endif

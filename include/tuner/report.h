@@ -10,23 +10,35 @@
 #include "tuner/run.h"
 #include "tuner/study.h"
 
-/* Prints the Pareto set (all configurations when all is set) as a table,
- * front first, sorted by the first objective. */
+/*
+ * Prints the Pareto set (all configurations when all is set) as a table,
+ * front first, sorted by the first objective. The front column says "*"
+ * (on the front) or "~" (on it within noise: tied with the configurations
+ * named in the status column). With layout seeds, a column per noisy
+ * measured objective gives its measurement and layout spread relative to
+ * its value ("0.5% / 2.1%"). Notes under the table say what the front
+ * could not see (one sample per configuration; one layout seed).
+ */
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all);
 
 /*
- * Writes DIR/pareto.json atomically: the study, its objectives, the source
- * commit, the front and every configuration with status, flags, PGO mode,
- * objective values (trimmed mean, n, median, sd, min, max) and build
- * directories. 0 or -1 with message.
+ * Writes DIR/pareto.json atomically: the study, its objectives (with
+ * "noisy": compared under noise), the confidence of the front's tests,
+ * the race's counts when raced, the source commit, the front and every
+ * configuration with status, flags, PGO mode, on_front, tied and
+ * tied_with (ids), race ({runs, verdict} or null), objective values
+ * (trimmed mean, n, median, sd, min, max, run_sd, layout_sd,
+ * layout_seeds) and build directories. 0 or -1 with message.
  */
 int report_json(const struct study *s, const struct run_result *r, const char *path);
 
 /*
  * Writes a CSV file (RFC 4180 quoting) atomically: one row per
  * configuration with config, flags, pgo, status, on_front, feasible and per
- * objective NAME, NAME_n, NAME_median, NAME_sd, NAME_min, NAME_max. Values
- * missing are empty. 0 or -1 with message.
+ * objective NAME, NAME_n, NAME_median, NAME_sd, NAME_min, NAME_max; then
+ * tied (0/1), tied_with (space-separated ids), race (verdict), runs, and
+ * per objective NAME_run_sd, NAME_layout_sd. Values missing are empty.
+ * 0 or -1 with message.
  */
 int report_csv(const struct study *s, const struct run_result *r, const char *path);
 

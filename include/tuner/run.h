@@ -5,11 +5,41 @@
  * journal, asks the search strategy for configurations, and schedules for
  * each configuration and layout seed one build job (on N build slots) and
  * then its measurements (one queue per testbed, one measurement at a time
- * per testbed, so configurations interleave: A B A B ...). Everything that
- * finishes is in the journal before the next step; what the journal already
- * holds is neither rebuilt nor re-measured. Afterwards it summarizes every
- * configuration over its layout seeds, testbeds and repeats and computes the
- * Pareto front.
+ * per testbed). Everything that finishes is in the journal before the next
+ * step; what the journal already holds is neither rebuilt nor re-measured.
+ * Afterwards it summarizes every configuration over its layout seeds,
+ * testbeds and repeats and computes the noise-aware Pareto front
+ * (pareto_front_noisy() at 95%).
+ *
+ * Measurements go in rounds, so configurations interleave on a testbed
+ * (A B C A B C ...) and drift hits all alike: each round measures every
+ * build that needs one more run once, in configuration order (a
+ * configuration's layout-seed builds one after the other), on every
+ * testbed; the next round is queued as soon as a testbed has nothing
+ * queued. While builds are still running, a round takes the builds that
+ * are done, up to measure.repeats.min runs each.
+ *
+ * Racing (measure.repeats: {min: N, max: M}, N < M): once every build is
+ * done and has N runs on every testbed, the run goes round by round,
+ * k = N, N+1, ..., M-1. Before round k every configuration still racing
+ * has exactly k runs per build and testbed; the front is computed from
+ * them (configurations that stopped earlier keep their runs), and a racing
+ * configuration stops when its verdict is settled (struct pareto_verdict):
+ *   - it is infeasible by its estimates (over a hard limit, or failed);
+ *   - it is significantly dominated (every objective significantly or
+ *     exactly at least as good in some feasible configuration, one
+ *     better; Welch's t at alpha 0.05 on the samples, or on the
+ *     layout-seed means with layout.samples >= 2);
+ *   - or it is on the front and settled there: no feasible configuration
+ *     could still come to dominate it (against each it is significantly or
+ *     exactly better in some objective), and it could not itself still
+ *     come to dominate another configuration on the front.
+ * The others get round k (run index k on each build and testbed). After
+ * round M-1 whatever still races stops at M runs. A stopped configuration
+ * stays stopped, and its verdict stands in the final front (settled on
+ * the front: on it; dominated: off it), which decides the others. The rule reads only the journal's runs 0..k-1, so a rerun
+ * replays the same decisions from the journal and continues the race
+ * where it stopped, measuring nothing twice.
  */
 #ifndef TUNER_RUN_H
 #define TUNER_RUN_H
@@ -29,11 +59,27 @@ struct run_opts {
 	int dirty;            /* build the work tree with uncommitted changes */
 	const char *results;  /* results directory; NULL: results/<study> */
 	int progress;         /* 1: status line (TTY), 2: plain lines, 0: none */
+	/*
+	 * tuner compare --a-rev/--b-rev: build every configuration from each
+	 * of these revisions of the study's source (nrevs 0: the study's
+	 * rev). Configuration c of the strategy becomes configurations
+	 * c * nrevs + r, whose ids hash the flags' id with the commit.
+	 */
+	const char *const *revs;
+	size_t nrevs;
 };
-#define RUN_OPTS_INIT { 0, 0, 0, 0, 0, 0, NULL, 0 }
+#define RUN_OPTS_INIT { 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0 }
+
+/* Every sample of one objective and the layout seed of its build. */
+struct run_samples {
+	double *x;
+	unsigned *seed;
+	size_t n;
+};
 
 struct config_result {
 	char id[17];
+	char commit[41];        /* the source commit it was built from */
 	char *flags;
 	int pgo;
 	const char *status;     /* "ok", a build status, "measure-failed",
@@ -42,18 +88,39 @@ struct config_result {
 	char **build_dirs;      /* nbuilds */
 	struct summary *obj;    /* nobjectives */
 	double *value;          /* nobjectives: trimmed means used for the front */
+	/* nobjectives: measurement (within a build) and layout (between the
+	 * layout-seed builds) spread, stats_layout_spread() */
+	struct stats_spread *spread;
+	struct run_samples *samples; /* nobjectives */
 	int feasible, on_front;
+	/* On the front only because the configurations that dominate its
+	 * values do so within noise: tied_with[0..ntied) are their ids. */
+	int tied;
+	size_t ntied;
+	char (*tied_with)[17];
+	unsigned runs;          /* raced: runs per build and testbed it got */
+	const char *race;       /* raced: "front", "dominated", "infeasible"
+	                           (settled before repeats.max), "max", or
+	                           "stopped" (interrupted); NULL otherwise */
 };
 
 struct run_result {
 	char *results_dir;      /* absolute */
-	char commit[41];
+	char commit[41];        /* of the (first) source revision */
 	char tree[41];
 	int dirty, worktree_dirty;
 	int interrupted;
 	size_t nconfigs;
 	struct config_result *configs;
+	size_t nobjectives;     /* the study's, for the arrays above */
 	size_t nfront;
+	/* nobjectives: 1 when the front compared the objective under noise
+	 * (see pareto_front_noisy()), 0 when exactly */
+	int *noisy;
+	int raced;              /* measure.repeats min < max */
+	/* raced: measurements the raced configurations got, and what
+	 * repeats.max for each of them would have taken */
+	unsigned long race_measures, race_full;
 	/* counts for this run */
 	unsigned long builds_done, builds_cached, builds_failed;
 	unsigned long measures_done, measures_cached;

@@ -20,6 +20,9 @@
  *                                     # artifact relative to $TUNER_OUT
  *   train: {command: CMD, timeout: SECONDS}   # required if pgo: on appears
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
+ *   reboot: {command: CMD, timeout: SECONDS}  # optional, between two
+ *                                     # measurements on a testbed (before
+ *                                     # each but its first in a tuner run)
  *   size: {of: artifact, measure: text|file|command, command: CMD}
  *   measure: {command: CMD, parser: P, timeout: S,
  *             repeats: N | {min: N, max: N},
@@ -110,6 +113,7 @@ struct study {
 	char *artifact;
 	struct cmd_spec train;
 	struct cmd_spec deploy;
+	struct cmd_spec reboot;
 
 	enum size_kind size_kind; /* SIZE_NONE if no size section */
 	struct cmd_spec size_cmd; /* for SIZE_COMMAND: parser "number" */

@@ -57,6 +57,16 @@ head -n 1 "$csv" | grep -q '^config,flags,pgo,status,on_front,feasible,speed,spe
 grep -q ',-DLEVEL=3,off,ok,1,1,301.5,12,301.5,[0-9.]*,300,303,3000,2,3000,0,3000,3000' "$csv" ||
 	fail "results.csv LEVEL=3 row: $(grep LEVEL=3 "$csv")"
 grep -q ',-DLEVEL=4,off,ok,0,0,' "$csv" || fail "results.csv LEVEL=4 row: $(grep LEVEL=4 "$csv")"
+# Layout noise as a random effect: LEVEL=3's two seeds have means 301 and
+# 302 over 6 runs each (each seed's runs 300..302 or 301..303 on both
+# testbeds): within-seed sd sqrt(8/10), between-seed sd sqrt((3 - 0.8)/6).
+head -n 1 "$csv" | tr -d '\r' | grep -q ',size_max,tied,tied_with,race,runs,speed_run_sd,speed_layout_sd,size_run_sd,size_layout_sd$' ||
+	fail "results.csv new columns: $(head -n 1 "$csv")"
+tr -d '\r' <"$csv" | grep -q ',-DLEVEL=3,.*,3000,3000,0,,,,0.894427191,0.6055300708,,$' ||
+	fail "results.csv LEVEL=3 spread: $(grep LEVEL=3 "$csv")"
+grep 'DLEVEL=3' "$TMPDIR/out" | grep -q ' 0.3% / 0.2% ' || fail "table spread column: $(grep DLEVEL=3 "$TMPDIR/out")"
+grep -q '"layout_sd": 0.605530' "$res/pareto.json" || fail "pareto.json lacks layout_sd"
+grep -q '"noisy": true' "$res/pareto.json" || fail "pareto.json: speed not compared under noise"
 
 # --budget takes a seeded sample of the space.
 "$TUNER" run -q --all --budget 2 --seed 5 --results "$TMPDIR/b" "$repo/study.yaml" >"$TMPDIR/out2"

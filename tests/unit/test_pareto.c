@@ -274,6 +274,237 @@ static void test_pareto__random_vs_brute_force(void **state)
 	}
 }
 
+/* ---- Under noise ---- */
+
+/* n samples around mean: mean + sd * a fixed zero-mean pattern. */
+static void around(double *x, size_t n, double mean, double sd)
+{
+	static const double pat[] = { -1.2, 0.8, -0.3, 1.1, 0.1, -0.6, 0.4, -0.3 };
+
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean + sd * pat[i % 8];
+}
+
+static void test_pareto__noisy_separated(void **state)
+{
+	/* One objective (max): 105 is clearly above 100 at 0.5 noise. */
+	const struct pareto_obj obj = { .maximize = 1 };
+	double a[5], b[5];
+	const double v[] = { 100, 105 };
+	struct pareto_samples smp[2] = { { a, NULL, 5 }, { b, NULL, 5 } };
+	struct pareto_verdict out[2];
+	int noisy = -1;
+
+	around(a, 5, 100, 0.5);
+	around(b, 5, 105, 0.5);
+	assert_int_equal(pareto_front_noisy(out, &noisy, v, smp, 2, &obj, 1, 0.95), 1);
+	assert_int_equal(noisy, 1);
+	assert_int_equal(out[0].on_front, 0);
+	assert_int_equal(out[1].on_front, 1);
+	assert_int_equal(out[1].tied, 0);
+	assert_int_equal(out[0].settled, 1);
+	assert_int_equal(out[1].settled, 1);
+	pareto_verdicts_release(out, 2);
+}
+
+static void test_pareto__noisy_tie(void **state)
+{
+	/* 100.2 against 100 with sd 1 and 3 samples: within noise, so both
+	 * stay on the front, 100 tied with 100.2, and neither is settled. */
+	const struct pareto_obj obj = { .maximize = 1 };
+	double a[3], b[3];
+	const double v[] = { 100, 100.2 };
+	struct pareto_samples smp[2] = { { a, NULL, 3 }, { b, NULL, 3 } };
+	struct pareto_verdict out[2];
+
+	around(a, 3, 100, 1);
+	around(b, 3, 100.2, 1);
+	assert_int_equal(pareto_front_noisy(out, NULL, v, smp, 2, &obj, 1, 0.95), 2);
+	assert_int_equal(out[0].tied, 1);
+	assert_int_equal(out[0].ntied, 1);
+	assert_int_equal(out[0].tied_with[0], 1);
+	assert_int_equal(out[1].tied, 0);
+	assert_null(out[1].tied_with);
+	assert_int_equal(out[0].settled, 0);
+	assert_int_equal(out[1].settled, 0);
+	pareto_verdicts_release(out, 2);
+	assert_null(out[0].tied_with);
+}
+
+static void test_pareto__noisy_with_exact_size(void **state)
+{
+	/*
+	 * throughput (max, noisy, sd 0.4, 6 samples) and size (min, exact):
+	 *   0: 100,   50  front: smallest
+	 *   1: 110,   60  front: fastest
+	 *   2: 105.2, 70  dominated by 1 (faster and smaller)
+	 *   3: 100.1, 55  front: bigger than 0, faster within noise
+	 *   4:  99.9, 55  front, but tied with 0: slower within noise, bigger
+	 */
+	const struct pareto_obj objs[] = { { .maximize = 1 }, { .maximize = 0, .exact = 1 } };
+	const double v[] = { 100, 50, 110, 60, 105.2, 70, 100.1, 55, 99.9, 55 };
+	double t[5][6], sz[5][6];
+	struct pareto_samples smp[10];
+	struct pareto_verdict out[5];
+	int noisy[2];
+
+	for (size_t i = 0; i < 5; i++) {
+		around(t[i], 6, v[2 * i], 0.4);
+		for (size_t q = 0; q < 6; q++)
+			sz[i][q] = v[2 * i + 1];
+		smp[2 * i] = (struct pareto_samples){ t[i], NULL, 6 };
+		smp[2 * i + 1] = (struct pareto_samples){ sz[i], NULL, 6 };
+	}
+	assert_int_equal(pareto_front_noisy(out, noisy, v, smp, 5, objs, 2, 0.95), 4);
+	assert_int_equal(noisy[0], 1);
+	assert_int_equal(noisy[1], 0);
+	assert_int_equal(out[0].on_front, 1);
+	assert_int_equal(out[1].on_front, 1);
+	assert_int_equal(out[2].on_front, 0);
+	assert_int_equal(out[3].on_front, 1);
+	assert_int_equal(out[3].tied, 0);
+	assert_int_equal(out[4].on_front, 1);
+	assert_int_equal(out[4].tied, 1);
+	assert_int_equal(out[4].tied_with[0], 0);
+	/* 1 is settled: everything smaller is significantly slower. 3 and 4
+	 * are open: 0 could still come to dominate them. 0 itself cannot be
+	 * dominated (it is the smallest), but its samples are still needed to
+	 * settle 3 and 4. */
+	assert_int_equal(out[1].settled, 1);
+	assert_int_equal(out[2].settled, 1);
+	assert_int_equal(out[0].settled, 0);
+	assert_int_equal(out[3].settled, 0);
+	assert_int_equal(out[4].settled, 0);
+	pareto_verdicts_release(out, 5);
+}
+
+static void test_pareto__noisy_layout_clusters(void **state)
+{
+	/*
+	 * Three layout seeds a side, 4 tight runs each, layout offsets of
+	 * +-4: b is 5 above a. Taken as 12 independent samples a side, that
+	 * looks certain (t = 3.6); the layout-seed means, the real
+	 * replicates, say 3 a side cannot tell (t = 1.5).
+	 */
+	const struct pareto_obj obj = { .maximize = 1 };
+	const double off[] = { 0, 4, -4 };
+	double a[12], b[12];
+	unsigned cl[12];
+	const double v[] = { 100, 105 };
+	struct pareto_samples smp[2] = { { a, cl, 12 }, { b, cl, 12 } };
+	struct pareto_verdict out[2];
+
+	for (size_t i = 0; i < 12; i++) {
+		cl[i] = (unsigned)(i / 4);
+		a[i] = 100 + off[i / 4] + 0.05 * (double)(i % 4);
+		b[i] = 105 + off[(i / 4 + 1) % 3] + 0.05 * (double)(i % 4);
+	}
+	assert_int_equal(pareto_front_noisy(out, NULL, v, smp, 2, &obj, 1, 0.95), 2);
+	assert_int_equal(out[0].tied, 1);
+	pareto_verdicts_release(out, 2);
+
+	smp[0].cluster = smp[1].cluster = NULL;
+	assert_int_equal(pareto_front_noisy(out, NULL, v, smp, 2, &obj, 1, 0.95), 1);
+	assert_int_equal(out[1].on_front, 1);
+	pareto_verdicts_release(out, 2);
+}
+
+static void test_pareto__noisy_single_samples_exact(void **state)
+{
+	/* One sample each: no noise can be estimated, so the values are
+	 * compared exactly, as pareto_front() does. */
+	const double v[] = { 100, 50, 90, 40, 80, 45 };
+	const int want[] = { 1, 1, 0 };
+	struct pareto_samples smp[6];
+	struct pareto_verdict out[3];
+	int noisy[2] = { -1, -1 };
+
+	for (size_t i = 0; i < 6; i++)
+		smp[i] = (struct pareto_samples){ &v[i], NULL, 1 };
+	assert_int_equal(pareto_front_noisy(out, noisy, v, smp, 3, max_min, 2, 0.95), 2);
+	assert_int_equal(noisy[0], 0);
+	assert_int_equal(noisy[1], 0);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(out[i].on_front, want[i]);
+		assert_int_equal(out[i].settled, 1);
+		assert_int_equal(out[i].tied, 0);
+	}
+	pareto_verdicts_release(out, 3);
+}
+
+static void test_pareto__noisy_infeasible(void **state)
+{
+	/* An infeasible point is settled off the front and dominates none. */
+	const struct pareto_obj objs[] = {
+		{ .maximize = 1 }, { .maximize = 0, .has_limit = 1, .limit = 60, .exact = 1 },
+	};
+	const double v[] = { 200, 70, 100, 50 };
+	double t0[4], t1[4], s0[4] = { 70, 70, 70, 70 }, s1[4] = { 50, 50, 50, 50 };
+	struct pareto_samples smp[4] = { { t0, NULL, 4 }, { s0, NULL, 4 },
+					 { t1, NULL, 4 }, { s1, NULL, 4 } };
+	struct pareto_verdict out[2];
+
+	around(t0, 4, 200, 1);
+	around(t1, 4, 100, 1);
+	assert_int_equal(pareto_front_noisy(out, NULL, v, smp, 2, objs, 2, 0.95), 1);
+	assert_int_equal(out[0].feasible, 0);
+	assert_int_equal(out[0].settled, 1);
+	assert_int_equal(out[1].on_front, 1);
+	assert_int_equal(out[1].settled, 1);
+	pareto_verdicts_release(out, 2);
+}
+
+/* With noise far below the gaps between values, the noisy front is the
+ * exact one, and every point is settled. */
+static void test_pareto__noisy_matches_exact_when_separated(void **state)
+{
+	struct rng r;
+
+	rng_seed(&r, 77);
+	for (int round = 0; round < 100; round++) {
+		size_t n = 2 + rng_below(&r, 30), m = 1 + rng_below(&r, 3);
+		struct pareto_obj objs[3] = { { 0 } };
+		double *v = xmalloc(n * m * sizeof(*v));
+		double *x = xmalloc(n * m * 4 * sizeof(*x));
+		struct pareto_samples *smp = xmalloc(n * m * sizeof(*smp));
+		struct pareto_verdict *out = xmalloc(n * sizeof(*out));
+		int *front = xmalloc(n * sizeof(*front));
+
+		for (size_t k = 0; k < m; k++)
+			objs[k].maximize = (int)rng_below(&r, 2);
+		/* Distinct values per objective: a random permutation. */
+		for (size_t k = 0; k < m; k++) {
+			for (size_t i = 0; i < n; i++)
+				v[i * m + k] = (double)(10 * i);
+			for (size_t i = n - 1; i > 0; i--) {
+				size_t j = rng_below(&r, i + 1);
+				double tmp = v[i * m + k];
+				v[i * m + k] = v[j * m + k];
+				v[j * m + k] = tmp;
+			}
+		}
+		for (size_t q = 0; q < n * m; q++) {
+			around(x + 4 * q, 4, v[q], 0.01);
+			smp[q] = (struct pareto_samples){ x + 4 * q, NULL, 4 };
+		}
+		pareto_front(front, NULL, v, n, objs, m);
+		pareto_front_noisy(out, NULL, v, smp, n, objs, m, 0.95);
+		for (size_t i = 0; i < n; i++) {
+			if (out[i].on_front != front[i])
+				fail_msg("round %d point %zu: noisy %d, exact %d", round, i,
+					 out[i].on_front, front[i]);
+			assert_int_equal(out[i].settled, 1);
+			assert_int_equal(out[i].tied, 0);
+		}
+		pareto_verdicts_release(out, n);
+		free(v);
+		free(x);
+		free(smp);
+		free(out);
+		free(front);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +518,13 @@ int main(void)
 		cmocka_unit_test(test_pareto__single_and_empty),
 		cmocka_unit_test(test_pareto__infinities),
 		cmocka_unit_test(test_pareto__random_vs_brute_force),
+		cmocka_unit_test(test_pareto__noisy_separated),
+		cmocka_unit_test(test_pareto__noisy_tie),
+		cmocka_unit_test(test_pareto__noisy_with_exact_size),
+		cmocka_unit_test(test_pareto__noisy_layout_clusters),
+		cmocka_unit_test(test_pareto__noisy_single_samples_exact),
+		cmocka_unit_test(test_pareto__noisy_infeasible),
+		cmocka_unit_test(test_pareto__noisy_matches_exact_when_separated),
 	};
 
 	return cmocka_run_group_tests_name("pareto", tests, NULL, NULL);

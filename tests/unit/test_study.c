@@ -84,6 +84,7 @@ static void test_study__good_roundtrip(void **state)
 		"  timeout: 300\n"
 		"train: {command: ./train.sh, timeout: 60.5}\n"
 		"deploy: {command: ./deploy.sh, timeout: 10}\n"
+		"reboot: {command: ./reboot.sh, timeout: 90}\n"
 		"size: {of: artifact, measure: command, command: ./size.sh, timeout: 5}\n"
 		"measure:\n"
 		"  command: ./measure.sh\n"
@@ -135,6 +136,8 @@ static void test_study__good_roundtrip(void **state)
 	assert_true(s.train.timeout == 60.5);
 	assert_string_equal(s.deploy.command, "./deploy.sh");
 	assert_true(s.deploy.timeout == 10);
+	assert_string_equal(s.reboot.command, "./reboot.sh");
+	assert_true(s.reboot.timeout == 90);
 	assert_int_equal(s.size_kind, SIZE_COMMAND);
 	assert_string_equal(s.size_cmd.command, "./size.sh");
 	assert_true(s.size_cmd.timeout == 5);
@@ -191,6 +194,7 @@ static void test_study__defaults(void **state)
 	assert_true(s.build.timeout == 0);
 	assert_null(s.train.command);
 	assert_null(s.deploy.command);
+	assert_null(s.reboot.command);
 	assert_int_equal(s.size_kind, SIZE_NONE);
 	assert_null(s.size_cmd.command);
 	assert_string_equal(s.parser, "number");
@@ -446,6 +450,12 @@ static void test_study__negative_timeout(void **state)
 		     "'measure.timeout' must be a non-negative number of seconds, not '-3'");
 	expect_error(L1 L2 L3 L4 "deploy: {command: x, timeout: -0.5}\n" L5 L6, "5:31",
 		     "'deploy.timeout' must be a non-negative");
+	expect_error(L1 L2 L3 L4 "reboot: {command: x, timeout: -1}\n" L5 L6, "5:31",
+		     "'reboot.timeout' must be a non-negative");
+	expect_error(L1 L2 L3 L4 "reboot: {timeout: 60}\n" L5 L6, "5:9",
+		     "missing reboot command");
+	expect_error(L1 L2 L3 L4 "reboot: {command: x, timout: 60}\n" L5 L6, "5:22",
+		     "unknown key 'timout' (did you mean 'timeout'?)");
 }
 
 static void test_study__objectives(void **state)

@@ -1,0 +1,155 @@
+# tuner compare on the noisy target (known truth, seeded noise): flags and
+# revisions, interleaving, the verdicts with and without layout seeds, a
+# small seeded A/A and power check, resume, and usage errors.
+. "$ROOT/tests/e2e/lib.sh"
+
+repo=$TMPDIR/repo
+make_repo "$repo"
+make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
+noisy=$TMPDIR/noisy
+printf -- '-fa 1.02 1.10\n-fl 1.01 1.00\n' >"$TMPDIR/truth"
+# The source holds extra flags for noisy ("-fa" in the first commit, none
+# in the second), so two revisions can differ in truth.
+mkdir -p "$repo/v"
+echo "-fa" >"$repo/v/extra"
+git -C "$repo" add -A && git -C "$repo" commit -q -m v1
+: >"$repo/v/extra"
+git -C "$repo" commit -q -am v2
+
+# study SEED RUN_SD LAYOUT_SD > file
+study() {
+	cat <<EOF2
+study: cmp
+source: {repo: $repo, path: v}
+space:
+  a: ["", -fa]
+build: {command: 'cp "\$TUNER_SRC/extra" "\$TUNER_OUT/a"', artifact: a}
+size: {of: artifact, measure: command, command: 'TUNER_FLAGS="\$TUNER_FLAGS \$(cat "\$TUNER_ARTIFACT")" $noisy --truth $TMPDIR/truth --size 100000'}
+measure:
+  command: 'TUNER_FLAGS="\$TUNER_FLAGS \$(cat "\$TUNER_ARTIFACT")" $noisy --truth $TMPDIR/truth --seed $1 --run-sd $2 --layout-sd $3 --state "\$TUNER_OUT/draws"'
+objectives:
+  - {name: speed, goal: max}
+  - {name: size, unit: bytes, goal: min}
+EOF2
+}
+verdict() { sed -n 's/^  verdict: //p' "$1" | head -n 1; }
+
+# -fa is 2% faster, 10% bigger; no layout noise, and compare told so.
+study 3 0.005 0 >"$TMPDIR/s.yaml"
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/c1" >"$TMPDIR/o1" || fail "compare failed: $(cat "$TMPDIR/o1")"
+cat "$TMPDIR/o1"
+[ "$(verdict "$TMPDIR/o1")" = "B is better" ] || fail "verdict: $(verdict "$TMPDIR/o1")"
+grep -q '^size (min): A 100000, B 110000 bytes' "$TMPDIR/o1" || fail "size line"
+grep -q '^  verdict: B is worse$' "$TMPDIR/o1" || fail "size verdict"
+# The interval covers the true +2%.
+grep '^  B - A' "$TMPDIR/o1" | head -n 1 | sed -E 's/.*\(\[([-+0-9.e]+)%, ([-+0-9.e]+)%\]\).*/\1 \2/' >"$TMPDIR/ci"
+awk '{ exit !($1 < 2 && $2 > 2) }' "$TMPDIR/ci" || fail "interval $(cat "$TMPDIR/ci") misses +2%"
+# Interleaved: A B A B ... on the testbed.
+j=$TMPDIR/c1/journal.jsonl
+[ "$(count_records "$j" measure)" -eq 10 ] || fail "measurements: $(count_records "$j" measure)"
+grep '"type":"measure"' "$j" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' | uniq | wc -l | grep -qx 10 ||
+	fail "not interleaved"
+# A rerun measures nothing more and says the same.
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/c1" >"$TMPDIR/o1b"
+[ "$(count_records "$j" measure)" -eq 10 ] || fail "rerun measured again"
+diff "$TMPDIR/o1" "$TMPDIR/o1b" || fail "rerun differs"
+
+# One layout seed a side and nothing assumed: compare cannot tell flags
+# from layout luck, whatever the numbers.
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --results "$TMPDIR/c2" >"$TMPDIR/o2"
+case "$(verdict "$TMPDIR/o2")" in
+"cannot separate from layout noise"*) ;;
+*) fail "one layout: $(verdict "$TMPDIR/o2")" ;;
+esac
+grep -q 'layout band unknown' "$TMPDIR/o2" || fail "one layout: band"
+
+# Layout noise 2%, true effect 1% (-fl): with 8 layout seeds a side the
+# test runs on the seeds' means and reports the layout spread.
+study 5 0.005 0.02 >"$TMPDIR/l.yaml"
+"$TUNER" compare -q "$TMPDIR/l.yaml" --a "-fx" --b "-fl" --repeats 2 --layout 8 \
+	--results "$TMPDIR/c3" >"$TMPDIR/o3" || fail "layout compare failed"
+cat "$TMPDIR/o3"
+grep -q "test: Welch's t on the layout seeds' means (8 against 8)" "$TMPDIR/o3" || fail "clustered test"
+grep -qE 'layout sd [0-9.]+%; layout band ±[0-9.]+%' "$TMPDIR/o3" || fail "layout band line"
+[ "$(count_records "$TMPDIR/c3/journal.jsonl" build)" -eq 16 ] || fail "8 seeds x 2 builds"
+# One seed, assumed 2% layout sd: the interval widens to cover the truth.
+"$TUNER" compare -q "$TMPDIR/l.yaml" --a "-fx" --b "-fl" --repeats 5 --layout-sd 2 \
+	--results "$TMPDIR/c4" >"$TMPDIR/o4"
+grep -q 'widened by the assumed layout sd' "$TMPDIR/o4" || fail "widened"
+grep -q 'layout sd 2% (assumed)' "$TMPDIR/o4" || fail "assumed sd"
+
+# Two revisions, same flags: v1's source adds -fa.
+study 2 0.005 0 >"$TMPDIR/s.yaml"
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a-rev HEAD --b-rev HEAD~1 --flags "" --repeats 4 \
+	--layout-sd 0 --results "$TMPDIR/c5" >"$TMPDIR/o5" || fail "rev compare failed: $(cat "$TMPDIR/o5")"
+cat "$TMPDIR/o5"
+[ "$(verdict "$TMPDIR/o5")" = "B is better" ] || fail "rev verdict: $(verdict "$TMPDIR/o5")"
+grep -q "^  B: HEAD~1 ($(git -C "$repo" rev-parse --short=12 HEAD~1))" "$TMPDIR/o5" || fail "rev B line"
+
+# Small seeded versions of the A/A and power benchmarks (bench/compare.sh
+# runs 200 each): 20 A/A compares (two flags with no effect) at 0.5% run
+# noise with 5 runs a side, and 20 with a true 2% difference.
+fp=0
+power=0
+for seed in $(seq 101 120); do
+	study "$seed" 0.005 0 >"$TMPDIR/s.yaml"
+	"$TUNER" compare -q "$TMPDIR/s.yaml" --a "-fx" --b "-fy" --repeats 5 --layout-sd 0 \
+		--results "$TMPDIR/aa$seed" >"$TMPDIR/aa"
+	[ "$(verdict "$TMPDIR/aa")" = "no significant difference" ] || fp=$((fp + 1))
+	"$TUNER" compare -q "$TMPDIR/s.yaml" --a "-fx" --b "-fa" --repeats 5 --layout-sd 0 \
+		--results "$TMPDIR/pw$seed" >"$TMPDIR/pw"
+	[ "$(verdict "$TMPDIR/pw")" = "B is better" ] && power=$((power + 1))
+	rm -rf "$TMPDIR/aa$seed" "$TMPDIR/pw$seed"
+done
+echo "A/A: $fp of 20 significant; power: $power of 20 detected"
+[ $fp -le 2 ] || fail "A/A: $fp of 20 compares claimed a difference"
+[ $power -ge 19 ] || fail "power: only $power of 20 compares found the 2%"
+
+# Layout luck, small: 2% layout noise, a true 1% effect, one layout seed a
+# side. Without an assumption compare never claims; with --layout-sd 2
+# its claims must hold the truth, while the run-noise test it widened
+# would have claimed most of them.
+luck=0
+naive=0
+for seed in $(seq 201 215); do
+	study "$seed" 0.005 0.02 >"$TMPDIR/l.yaml"
+	"$TUNER" compare -q "$TMPDIR/l.yaml" --a "-fx" --b "-fl" --repeats 5 --results "$TMPDIR/lu" >"$TMPDIR/lu.out"
+	case "$(verdict "$TMPDIR/lu.out")" in
+	"cannot separate"*) ;;
+	*) fail "one layout seed, seed $seed: $(verdict "$TMPDIR/lu.out")" ;;
+	esac
+	awk '/^  B - A/ { exit !($NF < 0.05) }' "$TMPDIR/lu.out" && naive=$((naive + 1))
+	"$TUNER" compare -q "$TMPDIR/l.yaml" --a "-fx" --b "-fl" --repeats 5 --layout-sd 2 \
+		--results "$TMPDIR/lu" >"$TMPDIR/lu.out"
+	if [ "$(verdict "$TMPDIR/lu.out")" != "no significant difference" ]; then
+		grep '^  B - A' "$TMPDIR/lu.out" | sed -E 's/.*\(\[([-+0-9.e]+)%, ([-+0-9.e]+)%\]\).*/\1 \2/' |
+			awk '{ exit !($1 < 1 && $2 > 1) }' || luck=$((luck + 1))
+	fi
+	rm -rf "$TMPDIR/lu"
+done
+echo "layout luck: run-noise-only test significant in $naive of 15; false claims with --layout-sd 2: $luck of 15"
+[ $naive -ge 8 ] || fail "the run-noise-only test should be fooled by layout luck ($naive of 15)"
+[ $luck -le 1 ] || fail "layout luck passed for an effect $luck times of 15"
+
+# Usage.
+"$TUNER" compare --help | grep -q '^usage: tuner compare' || fail "--help"
+diff <("$TUNER" compare --help) <("$TUNER" help compare) || fail "help differs"
+for args in "--a x" "--a x --b x" "--a -O2 --b -O2" "--a-rev HEAD" "--a x --b y --a-rev HEAD --b-rev HEAD" \
+	"--flags x --a x --b y" "--a x --b y --repeats 0" "--a x --b y --layout-sd -1"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$TUNER" compare -q "$TMPDIR/s.yaml" $args >/dev/null 2>"$TMPDIR/err"
+	rc=$?
+	set -e
+	[ $rc -eq 2 ] || fail "compare $args: exit $rc, want 2"
+	grep -q '^tuner: compare: ' "$TMPDIR/err" || fail "compare $args: $(cat "$TMPDIR/err")"
+done
+set +e
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a-rev nosuchrev --b-rev HEAD --results "$TMPDIR/bad" >/dev/null 2>"$TMPDIR/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] || fail "bad revision: exit $rc"
+grep -q "^tuner: $TMPDIR/s.yaml:" "$TMPDIR/err" || fail "bad revision: $(cat "$TMPDIR/err")"
+echo ok

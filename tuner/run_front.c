@@ -1,0 +1,235 @@
+/*
+ * run_front: from the journal to samples per configuration and objective,
+ * the noise-aware front and the summary of a run. See run_priv.h.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/stats.h"
+#include "tuner/util.h"
+#include "run_priv.h"
+
+/* The samples of one configuration on one objective, with the layout seed
+ * of each as its cluster. */
+struct samples {
+	double *x;
+	unsigned *cl;
+	size_t n, alloc, calloc_;
+};
+
+static void push(struct samples *b, double v, unsigned cluster)
+{
+	ALLOC_GROW(b->x, b->n + 1, b->alloc);
+	ALLOC_GROW(b->cl, b->n + 1, b->calloc_);
+	b->x[b->n] = v;
+	b->cl[b->n++] = cluster;
+}
+
+/* Appends u's samples of objective o, runs < limit on each testbed. */
+static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
+		    const struct objective *o, unsigned limit)
+{
+	const struct measure_record **recs;
+	size_t n;
+
+	if (!atomic_load(&u->built) || !u->build || u->build->status != BUILD_OK)
+		return;
+	if (o->from_size) {
+		push(b, u->build->size, u->seed);
+		return;
+	}
+	n = journal_measures(ctx->j, u->key, NULL, &recs);
+	for (size_t i = 0; i < n; i++) {
+		if (recs[i]->run >= limit)
+			continue;
+		for (size_t k = 0; k < recs[i]->nvalues; k++)
+			if (!strcmp(recs[i]->names[k], o->name))
+				push(b, recs[i]->values[k], u->seed);
+	}
+	free(recs);
+}
+
+/* Gathers samples[c * m + i] for every configuration and objective. */
+static struct samples *gather(struct run_ctx *ctx, struct unit *units, size_t nconfigs,
+			      const unsigned *runs)
+{
+	const struct study *s = ctx->s;
+	size_t L = s->layout_samples, m = s->nobjectives;
+	struct samples *b = xcalloc(nconfigs * m + 1, sizeof(*b));
+
+	for (size_t c = 0; c < nconfigs; c++)
+		for (size_t i = 0; i < m; i++)
+			for (size_t k = 0; k < L; k++)
+				collect(&b[c * m + i], ctx, &units[c * L + k], &s->objectives[i],
+					runs ? runs[c] : UINT_MAX);
+	return b;
+}
+
+static void samples_free(struct samples *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(b[i].x);
+		free(b[i].cl);
+	}
+	free(b);
+}
+
+/* The front of values (NaN rows: infeasible) over samples b. */
+static size_t front_of(struct pareto_verdict *out, int *noisy, const struct study *s,
+		       const double *values, const struct samples *b, size_t nconfigs)
+{
+	size_t m = s->nobjectives;
+	struct pareto_obj *po = xcalloc(m ? m : 1, sizeof(*po));
+	struct pareto_samples *ps = xcalloc(nconfigs * m + 1, sizeof(*ps));
+	size_t nfront;
+
+	for (size_t i = 0; i < m; i++) {
+		po[i].maximize = s->objectives[i].maximize;
+		po[i].has_limit = s->objectives[i].has_limit;
+		po[i].limit = s->objectives[i].limit;
+		/* A size is known exactly; its spread over layout seeds is
+		 * the layouts', not noise. */
+		po[i].exact = s->objectives[i].from_size;
+	}
+	for (size_t q = 0; q < nconfigs * m; q++) {
+		ps[q].x = b[q].x;
+		ps[q].cluster = s->layout_samples > 1 ? b[q].cl : NULL;
+		ps[q].n = b[q].n;
+	}
+	nfront = pareto_front_noisy(out, noisy, values, ps, nconfigs, po, m, RUN_LEVEL);
+	free(po);
+	free(ps);
+	return nfront;
+}
+
+size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
+		 struct unit *units, size_t nconfigs, const unsigned *runs,
+		 const int *skip)
+{
+	size_t m = ctx->s->nobjectives;
+	struct samples *b = gather(ctx, units, nconfigs, runs);
+	double *values = xcalloc(nconfigs * m + 1, sizeof(*values));
+	struct summary sm;
+	size_t nfront;
+
+	for (size_t q = 0; q < nconfigs * m; q++) {
+		stats_summarize(&sm, b[q].x, b[q].n);
+		values[q] = skip && skip[q / m] ? NAN : sm.trimmed_mean;
+	}
+	nfront = front_of(out, noisy, ctx->s, values, b, nconfigs);
+	samples_free(b, nconfigs * m);
+	free(values);
+	return nfront;
+}
+
+/* Status of configuration c: "ok", a build status, "incomplete" (fewer
+ * than repeats.min runs somewhere) or "measure-failed". */
+static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t L,
+				 const struct samples *b)
+{
+	const char *status = "ok";
+	int complete = 1;
+
+	for (size_t k = 0; k < L; k++) {
+		struct unit *u = &first[k];
+		if (!atomic_load(&u->built) || !u->build)
+			complete = 0;
+		else if (u->build->status != BUILD_OK)
+			return build_status_name(u->build->status);
+		else if (!run_measures_complete(u))
+			complete = 0;
+	}
+	if (!complete)
+		return "incomplete";
+	for (size_t i = 0; i < ctx->s->nobjectives; i++) {
+		struct summary sm;
+		stats_summarize(&sm, b[i].x, b[i].n);
+		if (sm.n == 0 || sm.n < b[i].n)
+			status = "measure-failed";
+	}
+	return status;
+}
+
+void run_summarize(struct run_result *out, struct run_ctx *ctx,
+		   struct unit *units, size_t nunits)
+{
+	const struct study *s = ctx->s;
+	size_t L = s->layout_samples, m = s->nobjectives;
+	size_t nc = nunits / L;
+	struct samples *b = gather(ctx, units, nc, NULL);
+	double *matrix = xcalloc(nc * m + 1, sizeof(*matrix));
+	struct pareto_verdict *v = xcalloc(nc + 1, sizeof(*v));
+
+	out->nconfigs = nc;
+	out->nobjectives = m;
+	out->configs = xcalloc(nc + 1, sizeof(*out->configs));
+	out->noisy = xcalloc(m ? m : 1, sizeof(*out->noisy));
+	for (size_t c = 0; c < nc; c++) {
+		struct config_result *cr = &out->configs[c];
+		struct unit *first = &units[c * L];
+
+		memcpy(cr->id, first->cfg.id, sizeof(cr->id));
+		memcpy(cr->commit, first->src->commit, sizeof(cr->commit));
+		cr->flags = xstrdup(first->cfg.flags);
+		cr->pgo = first->cfg.pgo == PGO_ON;
+		cr->status = config_status(ctx, first, L, &b[c * m]);
+		cr->nbuilds = L;
+		cr->build_dirs = xcalloc(L, sizeof(*cr->build_dirs));
+		for (size_t k = 0; k < L; k++)
+			cr->build_dirs[k] = xstrdup(first[k].dir);
+		cr->obj = xcalloc(m ? m : 1, sizeof(*cr->obj));
+		cr->value = xcalloc(m ? m : 1, sizeof(*cr->value));
+		cr->spread = xcalloc(m ? m : 1, sizeof(*cr->spread));
+		for (size_t i = 0; i < m; i++) {
+			const struct samples *q = &b[c * m + i];
+			stats_summarize(&cr->obj[i], q->x, q->n);
+			stats_layout_spread(&cr->spread[i], q->x, q->cl, q->n);
+			cr->value[i] = cr->obj[i].trimmed_mean;
+			matrix[c * m + i] = strcmp(cr->status, "ok") ? NAN : cr->value[i];
+		}
+		if (ctx->race_verdict) {
+			cr->runs = ctx->race_runs[c];
+			cr->race = ctx->race_verdict[c];
+		}
+	}
+	front_of(v, out->noisy, s, matrix, b, nc);
+	for (size_t c = 0; c < nc; c++) {
+		struct config_result *cr = &out->configs[c];
+		/*
+		 * What the race settled stands, as in any race: a stopped
+		 * configuration got no more samples while its rivals did, so a
+		 * test on all of them can lose a significance it had; the
+		 * decision was made at its 5% when it was taken.
+		 */
+		if (cr->race && !strcmp(cr->race, "dominated")) {
+			pareto_verdicts_release(&v[c], 1);
+			v[c].on_front = v[c].tied = 0;
+		} else if (cr->race && !strcmp(cr->race, "front") && v[c].feasible)
+			v[c].on_front = 1;
+		out->nfront += (size_t)v[c].on_front;
+		cr->on_front = v[c].on_front;
+		cr->feasible = v[c].feasible;
+		cr->tied = v[c].tied;
+		cr->ntied = v[c].ntied;
+		if (v[c].ntied)
+			cr->tied_with = xcalloc(v[c].ntied, sizeof(*cr->tied_with));
+		for (size_t k = 0; k < v[c].ntied; k++)
+			memcpy(cr->tied_with[k], out->configs[v[c].tied_with[k]].id, 17);
+	}
+	pareto_verdicts_release(v, nc);
+	free(v);
+	free(matrix);
+	/* The samples move into the results. */
+	for (size_t c = 0; c < nc; c++) {
+		struct config_result *cr = &out->configs[c];
+		cr->samples = xcalloc(m ? m : 1, sizeof(*cr->samples));
+		for (size_t i = 0; i < m; i++) {
+			cr->samples[i].x = b[c * m + i].x;
+			cr->samples[i].seed = b[c * m + i].cl;
+			cr->samples[i].n = b[c * m + i].n;
+		}
+	}
+	free(b);
+}

@@ -1,0 +1,232 @@
+/*
+ * run_jobs: the jobs a run schedules on the pool: one build (or its lookup
+ * in the journal) per unit, and single measurements (reboot, deploy,
+ * measure, parse, record). See run_priv.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tuner/build.h"
+#include "tuner/measure.h"
+#include "tuner/runner.h"
+#include "tuner/util.h"
+#include "run_priv.h"
+
+static int measure_objective(const struct study *s, size_t i)
+{
+	return !s->objectives[i].from_size;
+}
+
+int run_has_measure(const struct study *s)
+{
+	for (size_t i = 0; i < s->nobjectives; i++)
+		if (measure_objective(s, i))
+			return 1;
+	return 0;
+}
+
+size_t run_count_measures(struct unit *u, size_t t)
+{
+	const struct measure_record **recs;
+	size_t n = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], &recs);
+
+	free(recs);
+	return n;
+}
+
+/* u has at least `want` measurements on every testbed. */
+static int measured(struct unit *u, unsigned want)
+{
+	const struct study *s = u->ctx->s;
+
+	if (!run_has_measure(s))
+		return 1;
+	for (size_t t = 0; t < s->ntestbeds; t++)
+		if (run_count_measures(u, t) < want)
+			return 0;
+	return 1;
+}
+
+int run_measures_complete(struct unit *u)
+{
+	return measured(u, u->ctx->s->repeats_min);
+}
+
+static char *safe_name(const char *name)
+{
+	char *n = xstrdup(name);
+
+	for (char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
+			*p = '_';
+	return n;
+}
+
+/*
+ * Runs a reboot or deploy step; on failure describes it in err. Returns 1
+ * when cancelled (nothing to record), else 0.
+ */
+static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what,
+		char *const *env, const char *log)
+{
+	struct runner r = RUNNER_INIT;
+	int cancelled = 0;
+
+	if (run_shell(&r, cmd->command, env, log, 0, cmd->timeout) < 0)
+		strbuf_addf(err, "%s: %s", what, tn_errmsg());
+	else if (r.result.cancelled)
+		cancelled = 1;
+	else if (r.result.status)
+		strbuf_addf(err, "%s %s with status %d", what,
+			    r.result.timed_out ? "timed out" : "failed", r.result.status);
+	runner_release(&r);
+	return cancelled;
+}
+
+/* Runs reboot (between measurements on a testbed), deploy (if any) and
+ * the measure command once; records the result. */
+static void measure_once(struct mjob *m)
+{
+	struct unit *u = m->u;
+	struct run_ctx *ctx = u->ctx;
+	const struct study *s = ctx->s;
+	const char *testbed = s->testbeds[m->testbed];
+	char *tb = safe_name(testbed);
+	char *log = xasprintf("%s/measure-%s.log", u->dir, tb);
+	struct cmd_env e = { 0 };
+	struct measure_record rec = { 0 };
+	struct runner r = RUNNER_INIT;
+	struct strbuf err = STRBUF_INIT;
+	double start = now_seconds();
+	char **env;
+	size_t k = 0;
+
+	e.flags = u->cfg.flags;
+	e.src = u->src->dir;
+	e.out = u->dir;
+	e.pgo = u->cfg.pgo == PGO_ON ? "use" : "off";
+	e.artifact = u->build->artifact;
+	e.testbed = testbed;
+	e.config_id = u->cfg.id;
+	e.jobs = ctx->jobs_per_build;
+	e.layout_seed = u->seed;
+	e.run = m->run;
+	env = env_build(&e);
+
+	/* Only this testbed's one worker touches its flag. */
+	if (s->reboot.command && ctx->testbed_used[m->testbed] &&
+	    step(&err, &s->reboot, "reboot", env, log))
+		goto out;
+	ctx->testbed_used[m->testbed] = 1;
+	if (!err.len && s->deploy.command && step(&err, &s->deploy, "deploy", env, log))
+		goto out;
+	if (!err.len) {
+		if (run_shell(&r, s->measure.command, env, log, 1, s->measure.timeout) < 0)
+			strbuf_addf(&err, "measure: %s", tn_errmsg());
+		else if (r.result.cancelled)
+			goto out;
+		else if (r.result.timed_out)
+			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
+		else if (r.result.status)
+			strbuf_addf(&err, "measure failed with status %d", r.result.status);
+	}
+
+	memcpy(rec.build_key, u->key, sizeof(rec.build_key));
+	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
+	rec.testbed = (char *)testbed;
+	rec.run = m->run;
+	rec.names = xcalloc(s->nobjectives, sizeof(*rec.names));
+	rec.values = xcalloc(s->nobjectives, sizeof(*rec.values));
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		double v = NAN;
+		if (!measure_objective(s, i))
+			continue;
+		if (!err.len && measure_parse(&v, s->objectives[i].parser, &s->model,
+					      r.result.out, r.result.out_len) < 0)
+			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
+		rec.names[k] = s->objectives[i].name;
+		rec.values[k++] = v;
+	}
+	rec.nvalues = k;
+	rec.ok = err.len == 0;
+	rec.error = err.len ? err.buf : NULL;
+	rec.seconds = now_seconds() - start;
+	if (journal_add_measure(ctx->j, &rec) < 0)
+		atomic_store(&ctx->error, 1);
+	atomic_fetch_add(&ctx->measures_done, 1);
+	free(rec.names);
+	free(rec.values);
+out:
+	runner_release(&r);
+	strbuf_release(&err);
+	env_free(env);
+	free(log);
+	free(tb);
+}
+
+void run_measure_job(void *arg, int cancelled)
+{
+	if (!cancelled)
+		measure_once(arg);
+	free(arg);
+}
+
+void run_build_job(void *arg, int cancelled)
+{
+	struct unit *u = arg;
+	struct run_ctx *ctx = u->ctx;
+	const struct build_record *prev;
+	struct build_record rec;
+	struct build_request req;
+	struct stat st;
+	int ret;
+
+	if (cancelled)
+		return;
+	prev = journal_find_build(ctx->j, u->key);
+	/*
+	 * Reuse a recorded build unless its artifact is gone and it may still
+	 * have measuring to do (the race may want up to repeats.max). A
+	 * failed build is a result: not retried.
+	 */
+	if (prev && (prev->status != BUILD_OK || measured(u, ctx->s->repeats_max) ||
+		     (prev->artifact && stat(prev->artifact, &st) == 0))) {
+		u->build = prev;
+		atomic_fetch_add(&ctx->builds_cached, 1);
+		atomic_store(&u->built, 1);
+		return;
+	}
+
+	atomic_fetch_add(&ctx->builds_running, 1);
+	req.study = ctx->s;
+	req.config = &u->cfg;
+	req.layout_seed = u->seed;
+	req.src_dir = u->src->dir;
+	req.commit = u->src->commit;
+	req.tree = u->src->tree;
+	req.dirty = u->src->dirty;
+	req.dir = u->dir;
+	req.key = u->key;
+	req.jobs = ctx->jobs_per_build;
+	ret = build_run(&rec, &req);
+	atomic_fetch_sub(&ctx->builds_running, 1);
+	if (ret == BUILD_ECANCELLED)
+		return;
+	if (ret < 0 || journal_add_build(ctx->j, &rec) < 0) {
+		/* The message stays with this thread; the run reports a
+		 * generic failure and the journal holds what was done. */
+		atomic_store(&ctx->error, 1);
+		if (ret == 0)
+			build_record_release(&rec);
+		return;
+	}
+	build_record_release(&rec);
+	u->build = journal_find_build(ctx->j, u->key);
+	atomic_fetch_add(&ctx->builds_done, 1);
+	if (u->build->status != BUILD_OK)
+		atomic_fetch_add(&ctx->builds_failed, 1);
+	atomic_store(&u->built, 1);
+}

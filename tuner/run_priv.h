@@ -1,0 +1,92 @@
+/*
+ * run_priv: what the parts of the run module share, private to it.
+ * run.c plans a study and schedules its jobs (builds, measurement rounds,
+ * the race), run_jobs.c holds the jobs themselves, run_front.c turns the
+ * journal into samples, the noise-aware front and the summary.
+ */
+#ifndef TUNER_RUN_PRIV_H
+#define TUNER_RUN_PRIV_H
+
+#include <stdatomic.h>
+
+#include "tuner/gitsrc.h"
+#include "tuner/journal.h"
+#include "tuner/pareto.h"
+#include "tuner/pool.h"
+#include "tuner/run.h"
+#include "tuner/space.h"
+
+/* Confidence level of every test the run makes (alpha 0.05). */
+#define RUN_LEVEL 0.95
+
+struct run_ctx;
+
+/* One configuration built with one layout seed. */
+struct unit {
+	struct config cfg;
+	unsigned seed;
+	char key[17];
+	char *dir;
+	const struct gitsrc *src;         /* the source revision it is built from */
+	const struct build_record *build; /* owned by the journal; NULL until built */
+	atomic_int built;  /* build (or its lookup) finished: build is set */
+	int noticed;       /* the scheduler has seen it built (main thread) */
+	unsigned *next;    /* per testbed: next run index to submit (main thread) */
+	struct run_ctx *ctx;
+};
+
+struct run_ctx {
+	const struct study *s;
+	struct journal *j;
+	struct pool *pool;
+	struct gitsrc *srcs; /* the source revisions: one, or run_opts.revs */
+	size_t nsrcs;
+	unsigned jobs_per_build;
+	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
+	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
+	atomic_ulong measures_done, measures_cached, measures_planned;
+	atomic_int error; /* a system error stopped a job */
+	/* Racing (NULL otherwise), per configuration: runs per build and
+	 * testbed, and how its race ended (struct config_result). */
+	unsigned *race_runs;
+	const char **race_verdict;
+};
+
+/* A measurement to take: run `run` of unit u on testbed `testbed`. */
+struct mjob {
+	struct unit *u;
+	size_t testbed;
+	unsigned run;
+};
+
+/* ---- run_jobs.c ---- */
+
+int run_has_measure(const struct study *s);
+/* Measurements the journal holds for u on testbed t. */
+size_t run_count_measures(struct unit *u, size_t t);
+/* u has at least measure.repeats.min measurements on every testbed. */
+int run_measures_complete(struct unit *u);
+/* Pool jobs: arg is a struct unit (not freed) or a malloced struct mjob
+ * (freed). */
+void run_build_job(void *arg, int cancelled);
+void run_measure_job(void *arg, int cancelled);
+
+/* ---- run_front.c ---- */
+
+/*
+ * The configurations' samples, point estimates and noise-aware front.
+ * Config c owns units[c * L .. c * L + L). runs[c] (NULL: no limit) caps
+ * the runs used per build and testbed (the race's view of round runs[c]);
+ * a config with skip[c] set (NULL: none) gets NaN values, so it is
+ * infeasible. Fills out[0..nconfigs) (pareto_verdicts_release()) and
+ * noisy[0..nobjectives) and returns the number on the front.
+ */
+size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
+		 struct unit *units, size_t nconfigs, const unsigned *runs,
+		 const int *skip);
+
+/* Fills out->configs, out->nconfigs and out->nfront from the journal. */
+void run_summarize(struct run_result *out, struct run_ctx *ctx,
+		   struct unit *units, size_t nunits);
+
+#endif
