@@ -75,7 +75,7 @@ e2e: all
 	@scripts/run-e2e.sh $(B)/tuner
 
 demo: deps all
-	$(B)/tuner run spaces/demo.yaml
+	$(B)/tuner run spaces/natbench.yaml
 
 # Every bench/*.sh, the tuner's own overhead first; fails if any fails.
 bench: deps all

@@ -1,0 +1,132 @@
+/*
+ * 802.1Q devices: the table of L2 devices beneath the L3 interfaces, tag
+ * removal on receive (the device found by real device and VID, priority
+ * from the ingress map) and tag insertion on transmit (the MAC addresses
+ * moved forward by four bytes, PCP from the egress map), stacked for QinQ.
+ */
+#include "fp_int.h"
+#include "fp_util.h"
+
+struct net_device nb_devs[NB_NDEVS];
+
+static void dev_setup(unsigned nd, const char *name, unsigned type,
+		      unsigned lower, unsigned l3, unsigned vid)
+{
+	struct net_device *d = &nb_devs[nd];
+	unsigned i;
+
+	d->name = name;
+	d->type = (uint8_t)type;
+	d->lower = (uint8_t)lower;
+	d->l3 = (uint8_t)l3;
+	d->up = 1;
+	d->vid = (uint16_t)vid;
+	d->vlan_proto = ETH_P_8021Q;
+	d->mtu = l3 < NB_NIFS ? nb_ifs[l3].mtu : 1500;
+	mac_copy(d->mac, nb_ifs[IF_LAN].mac);
+	for (i = 0; i < 8; i++) {
+		d->egress_pcp[i] = 0;
+		d->ingress_prio[i] = (uint8_t)i;
+	}
+	d->features = NETIF_F_SG;
+}
+
+/* Control plane: the devices of the router (runs once at start). */
+void netdev_init(void)
+{
+	dev_setup(ND_ETH0, "eth0", NDT_ETHER, ND_NONE, IF_NONE, 0);
+	nb_devs[ND_ETH0].mtu = 1504;
+	dev_setup(ND_ETH0_1, "eth0.1", NDT_VLAN, ND_ETH0, IF_NONE, 1);
+	dev_setup(ND_ETH0_2, "eth0.2", NDT_VLAN, ND_ETH0, IF_WAN, 2);
+	dev_setup(ND_ETH0_2_100, "eth0.2.100", NDT_VLAN, ND_ETH0_2, IF_QINQ,
+		  100);
+	dev_setup(ND_BR_LAN, "br-lan", NDT_BRIDGE, ND_NONE, IF_LAN, 0);
+	dev_setup(ND_PPP, "pppoe-wan", NDT_PPP, ND_ETH0_2, IF_PPP, 0);
+	/* The WAN marks its traffic classes in the tag's priority bits. */
+	nb_devs[ND_ETH0_2].egress_pcp[5] = 5;
+	nb_devs[ND_ETH0_2].egress_pcp[6] = 6;
+	nb_devs[ND_ETH0_2_100].egress_pcp[4] = 4;
+	nb_devs[ND_ETH0_2_100].egress_pcp[6] = 5;
+}
+
+static unsigned vlan_find_dev(unsigned real, uint16_t proto, uint16_t vid)
+{
+	unsigned i;
+
+	for (i = 0; i < NB_NDEVS; i++) {
+		const struct net_device *d = &nb_devs[i];
+
+		if (d->type != NDT_VLAN || d->lower != real || d->vid != vid)
+			continue;
+		if (d->vlan_proto == proto ||
+		    (proto == ETH_P_8021AD && d->lower == ND_ETH0))
+			return i;
+	}
+	return ND_NONE;
+}
+
+/* skb->data at a tag whose TPID is skb->protocol, skb->ldev the device it
+ * arrived on. 0, or -1 if no VLAN device takes it. */
+int vlan_do_receive(struct sk_buff *skb)
+{
+	uint16_t tci;
+	unsigned vdev;
+
+	if (!pskb_may_pull(skb, VLAN_HLEN))
+		return -1;
+	tci = rd16(skb->data);
+	vdev = vlan_find_dev(skb->ldev, skb->protocol, tci & 0x0fff);
+	if (vdev == ND_NONE) {
+		nb_devs[skb->ldev].rx_nohandler++;
+		return -1;
+	}
+	if (!nb_devs[vdev].up) {
+		nb_devs[vdev].rx_dropped++;
+		return -1;
+	}
+	skb->vlan_tci = tci;
+	skb->prio = nb_devs[vdev].ingress_prio[tci >> 13];
+	if (!skb->vlan)
+		skb->vlan = tci & 0x0fff;
+	skb->protocol = rd16(skb->data + 2);
+	skb_pull(skb, VLAN_HLEN);
+	skb->ldev = (uint8_t)vdev;
+	dev_sw_netstats_rx_add(vdev, skb->cpu, skb->len);
+	return 0;
+}
+
+/* Inserts a tag after the MAC addresses of the frame at skb->data. */
+static int vlan_insert_tag(struct sk_buff *skb, uint16_t proto, uint16_t tci)
+{
+	uint8_t *p = skb_push(skb, VLAN_HLEN);
+	uint64_t w0;
+	uint32_t w1;
+
+	if (!p)
+		return -1;
+	/* Both reads before the writes: the ranges overlap. */
+	__builtin_memcpy(&w0, p + VLAN_HLEN, 8);
+	__builtin_memcpy(&w1, p + VLAN_HLEN + 8, 4);
+	__builtin_memcpy(p, &w0, 8);
+	__builtin_memcpy(p + 8, &w1, 4);
+	wr16(p + 12, proto);
+	wr16(p + 14, tci);
+	return 0;
+}
+
+/* skb->data at the Ethernet header of a frame for VLAN device nd. */
+void vlan_dev_xmit(struct sk_buff *skb, unsigned nd)
+{
+	struct net_device *d = &nb_devs[nd];
+	uint16_t tci = (uint16_t)(d->vid | d->egress_pcp[skb->prio & 7] << 13);
+	unsigned len = skb->len;
+
+	if (!d->up || vlan_insert_tag(skb, d->vlan_proto, tci) < 0) {
+		d->tx_dropped++;
+		kfree_skb_reason(skb, SKB_DROP_VLAN);
+		return;
+	}
+	dev_sw_netstats_tx_add(nd, skb->cpu, len);
+	skb->ldev = d->lower;
+	dev_xmit(skb, d->lower);
+}

@@ -1,0 +1,99 @@
+# natbench, the bundled NAT fast-path target, built with its own Makefile
+# (no tuner): every flag set, layout seed and PGO mode transmits the same
+# bytes; every transmitted checksum and translation verifies; a layout seed
+# moves the hot functions; the score of one binary repeats exactly.
+. "$ROOT/tests/e2e/lib.sh"
+
+src=$ROOT/targets/natbench
+T=$TMPDIR/nb
+mkdir -p "$T"
+packets=20000
+
+# build NAME FLAGS SEED PGO [PROFILE_DIR]
+build() {
+	local name=$1 flags=$2 seed=$3 pgo=$4 prof=${5:-}
+	TUNER_OUT=$T/$name TUNER_FLAGS=$flags TUNER_LAYOUT_SEED=$seed \
+		TUNER_PGO=$pgo TUNER_PROFILE_DIR=$prof TUNER_JOBS=2 \
+		make -s -f "$src/Makefile" >"$T/$name.log" 2>&1 ||
+		fail "build $name ($flags, seed $seed, pgo $pgo): $(tail -5 "$T/$name.log")"
+	[ -x "$T/$name/natbench" ] || fail "build $name: no artifact"
+}
+
+# check NAME: --verify passes; prints the checksum line
+check() {
+	local out
+	out=$("$T/$1/natbench" --packets $packets --verify 2>"$T/$1.verify") ||
+		fail "$1: --verify failed: $(cat "$T/$1.verify")"
+	grep -q 'bad=0 translation_errors=0' "$T/$1.verify" ||
+		fail "$1: verify summary: $(cat "$T/$1.verify")"
+	echo "$out" | grep -E '^natbench: packets=[0-9]+ bytes=[0-9]+ tx=[0-9]+ checksum=[0-9a-f]{8}$' ||
+		fail "$1: no checksum line: $out"
+}
+
+build o2 "-O2" 0 off
+build os "-Os" 0 off
+build o3nrb "-O3 -fno-reorder-blocks" 0 off
+build o2a64 "-O2 -falign-functions=64" 0 off
+build o2s5 "-O2" 5 off
+
+# One PGO cycle, as the tuner runs it: instrumented build, training run
+# (its own seed), then the build that uses the profile.
+build pgogen "-O2" 0 generate
+TUNER_ARTIFACT=$T/pgogen/natbench TUNER_OUT=$T/pgogen TUNER_PROFILE_DIR=$T/prof \
+	"$src/train.sh" || fail "train.sh failed"
+ls "$T"/prof/fp_*.gcda >/dev/null 2>&1 || fail "train.sh left no fp_*.gcda"
+build pgouse "-O2" 0 use "$T/prof"
+readelf -SW "$T/pgouse/fp_nf.o" >"$T/pgouse.sections"
+readelf -SW "$T/o2/fp_nf.o" >"$T/o2.sections"
+grep -q '\.text\.hot' "$T/pgouse.sections" ||
+	fail "the PGO use build has no .text.hot: profile not used"
+if grep -q '\.text\.hot' "$T/o2.sections"; then
+	fail "a plain build has .text.hot"
+fi
+
+ref=$(check o2)
+for b in os o3nrb o2a64 o2s5 pgogen pgouse; do
+	got=$(check $b)
+	[ "$got" = "$ref" ] || fail "$b transmits other bytes: '$got' vs '$ref' (-O2)"
+done
+
+# The layout seed moves code, not behaviour: the same functions at other
+# addresses, and a pad at the start of the hot text.
+nm "$T/o2s5/natbench" >"$T/o2s5.nm"
+nm "$T/o2/natbench" >"$T/o2.nm"
+addr() { awk -v f="$2" '$3 == f { print $1 }' "$T/$1.nm"; }
+for f in fp_napi_poll ipt_do_table nf_conntrack_in; do
+	a=$(addr o2 $f)
+	b=$(addr o2s5 $f)
+	[ -n "$a" ] && [ -n "$b" ] || fail "no symbol $f"
+	[ "$a" != "$b" ] || fail "layout seed 5 left $f at $a"
+done
+# (Symbol lists are files: grep -q on a pipe can SIGPIPE nm, and
+# pipefail would call that a failure.)
+grep -q ' natbench_pad$' "$T/o2s5.nm" || fail "seed 5 links no pad"
+if grep -q ' natbench_pad$' "$T/o2.nm"; then
+	fail "seed 0 links a pad"
+fi
+
+# Scoring: the natbench line, then cachegrind's file; the same binary scored
+# twice gives the same counts (everything but the cmd: line, which names
+# the temporary copy).
+for run in 0 1; do
+	TUNER_ARTIFACT=$T/o2/natbench TUNER_OUT=$T/o2 TUNER_RUN=$run \
+		"$src/score.sh" >"$T/score.$run" || fail "score.sh run $run failed"
+	head -1 "$T/score.$run" | grep -q '^natbench: packets=30000 bytes=[0-9]* tx=' ||
+		fail "score.sh: first line: $(head -1 "$T/score.$run")"
+	grep -q '^events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw' "$T/score.$run" ||
+		fail "score.sh: no cache-simulation events"
+	grep -q '^fl=.*/fp_ct.c$' "$T/score.$run" || fail "score.sh: no counts for fp_ct.c"
+done
+grep -v '^cmd:' "$T/score.0" >"$T/score.0.cmp"
+grep -v '^cmd:' "$T/score.1" >"$T/score.1.cmp"
+cmp -s "$T/score.0.cmp" "$T/score.1.cmp" ||
+	fail "two scoring runs differ: $(grep '^summary' "$T/score.0" "$T/score.1")"
+
+# A failing run is an error, not a score.
+if TUNER_ARTIFACT=/bin/false TUNER_OUT=$T/o2 "$src/score.sh" >/dev/null 2>&1; then
+	fail "score.sh accepted a run without a checksum line"
+fi
+echo ok
