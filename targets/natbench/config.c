@@ -27,8 +27,6 @@ struct nb_forward nb_forwards[] = {
 };
 const unsigned nb_nforwards = sizeof(nb_forwards) / sizeof(nb_forwards[0]);
 
-void nb_config_rules(void);
-
 static void set_mac(uint8_t *m, unsigned a, unsigned b)
 {
 	m[0] = 0x02;

@@ -26,7 +26,8 @@ packets=${2:-50000}
 [ -n "$art" ] || { echo "usage: footprint.sh [--files] ARTIFACT [PACKETS]" >&2; exit 2; }
 
 tmp=$(mktemp -d /tmp/natbench-fp.XXXXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
 (cd / && env -i /usr/bin/valgrind --tool=callgrind --dump-instr=yes \
 	--callgrind-out-file="$tmp/cg" "$art" --packets "$packets") \
 	>/dev/null 2>"$tmp/log" || { cat "$tmp/log" >&2; exit 1; }

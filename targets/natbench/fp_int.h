@@ -135,6 +135,7 @@ void pppoe_init(void);
 void dev_xmit(struct sk_buff *skb, unsigned nd);
 unsigned l3_dev(unsigned ifidx);
 void netdev_tx_completed(unsigned pkts, unsigned bytes);
+int sch_direct_xmit(struct sk_buff *skb);
 void xmit_init(void);
 
 /* fp_sock.c */

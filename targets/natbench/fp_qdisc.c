@@ -8,8 +8,6 @@
 
 struct pfifo nb_qdisc;
 
-int sch_direct_xmit(struct sk_buff *skb);
-
 int qdisc_empty(void)
 {
 	return nb_qdisc.qlen == 0;

@@ -46,6 +46,8 @@ extern const unsigned nb_nblocked;
 /* Sets up interfaces, routes, netfilter hooks and tables, conntrack, the
  * qdisc and the receive ring. Same result for every traffic seed. */
 void nb_config(void);
+/* The firewall's tables (config_rules.c), called by nb_config(). */
+void nb_config_rules(void);
 
 /* Longest-prefix match over the configured routes (slow, for the
  * generator): index into nb_routes or -1. */

@@ -60,6 +60,7 @@ extern int napps;
 void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void emit_parser(int app, int dir);
 void emit_tracker(int app);
+void emit_prototypes(int app);
 void emit_registry(void);
 void emit_tables(void);
 

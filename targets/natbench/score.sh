@@ -24,7 +24,8 @@ log="$TUNER_OUT/cachegrind.log.$run"
 
 # Not $TMPDIR: the template fixes the path's length.
 dir=$(mktemp -d /tmp/natbench-score.XXXXXXXX)
-trap 'rm -rf "$dir"' EXIT INT TERM
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM
 cp "$TUNER_ARTIFACT" "$dir/natbench"
 
 status=0
