@@ -20,15 +20,7 @@ set -euo pipefail
 tuner=$(readlink -f "${1:-build/release/tuner}")
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${COMPARE_RUNS:-200}
-work=$(mktemp -d /tmp/tuner-bench-compare.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-
-export GIT_CONFIG_NOSYSTEM=1 HOME=$work GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b.invalid \
-	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b.invalid
-make -s -C "$root/targets/noisy" OUT="$work" >/dev/null
-mkdir -p "$work/repo/src"
-echo 'the noisy target needs no source' >"$work/repo/src/README"
-git -C "$work/repo" init -q && git -C "$work/repo" add -A && git -C "$work/repo" commit -q -m bench
+. "$root/bench/lib/noisy.sh" compare
 # -fa: 2% faster, -fl: 1% faster; -fx, -fy: no effect (other builds).
 printf -- '-fa 1.02\n-fl 1.01\n' >"$work/truth"
 

@@ -12,15 +12,7 @@ set -euo pipefail
 tuner=$(readlink -f "${1:-build/release/tuner}")
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RACE_RUNS:-50}
-work=$(mktemp -d /tmp/tuner-bench-race.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-
-export GIT_CONFIG_NOSYSTEM=1 HOME=$work GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b.invalid \
-	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b.invalid
-make -s -C "$root/targets/noisy" OUT="$work" >/dev/null
-mkdir -p "$work/repo/src"
-echo 'the noisy target needs no source' >"$work/repo/src/README"
-git -C "$work/repo" init -q && git -C "$work/repo" add -A && git -C "$work/repo" commit -q -m bench
+. "$root/bench/lib/noisy.sh" race
 
 # Speed factor, size factor. -fa, -fc and -fe trade speed for size, -fb
 # only costs, -fd only helps. The true front has 16 members; every

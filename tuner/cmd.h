@@ -22,6 +22,9 @@ int cmd_help(int argc, char **argv);
 
 extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
 
+/* SIGINT, SIGTERM and SIGHUP set the cancellation flag (running commands
+ * are killed, finished results kept); SIGPIPE is ignored. */
+void cmd_install_signals(void);
 /* Prints "tuner: MESSAGE" to stderr. */
 void cmd_die_msg(const char *msg);
 /* Prints help for name to stdout; 0, or 2 for an unknown command. */

@@ -55,25 +55,6 @@ struct compare_opts {
 	double layout_sd; /* fraction */
 };
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	tn_cancel();
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static int usage_error(const char *msg, const char *arg)
 {
 	fprintf(stderr, "tuner: compare: %s%s%s\n", msg, arg ? arg : "", arg ? "'" : "");
@@ -445,7 +426,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ro.progress = quiet ? PROGRESS_OFF : progress_auto();
-	install_signals();
+	cmd_install_signals();
 	if (guard_start() < 0) {
 		cmd_die_msg(tn_errmsg());
 		study_release(&s);

@@ -33,25 +33,6 @@ const char run_usage[] =
 	"result in the journal and exits 130; run again to resume.\n\n"
 	"Exit status: 0 done, 1 error, 2 bad study file or option, 130 interrupted.\n";
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	tn_cancel();
-}
-
-static void install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 static int bad_number(const char *opt, const char *arg)
 {
 	fprintf(stderr, "tuner: run: %s takes a whole number, not '%s'\n", opt, arg);
@@ -186,7 +167,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	opts.progress = quiet ? PROGRESS_OFF : progress_auto();
-	install_signals();
+	cmd_install_signals();
 	if (guard_start() < 0) {
 		cmd_die_msg(tn_errmsg());
 		study_release(&s);

@@ -1,4 +1,5 @@
 /* tuner: the command table and the entry point. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,25 @@ static void print_overview(FILE *f)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'tuner help COMMAND' or 'tuner COMMAND --help' shows a command's options.\n"
 		   "'tuner --version' prints the version.\n");
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	tn_cancel();
+}
+
+void cmd_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 }
 
 void cmd_die_msg(const char *msg)

@@ -1,0 +1,12 @@
+# Sourced by the benchmarks on targets/noisy: a scratch directory $work
+# (removed on exit) holding the noisy binary and a git repository
+# $work/repo with an empty source directory src/ (the target needs none).
+# Needs $root (the tuner checkout); takes the scratch name as $1.
+work=$(mktemp -d "/tmp/tuner-bench-$1.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export GIT_CONFIG_NOSYSTEM=1 HOME=$work GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b.invalid \
+	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b.invalid
+make -s -C "$root/targets/noisy" OUT="$work" >/dev/null
+mkdir -p "$work/repo/src"
+echo 'the noisy target needs no source' >"$work/repo/src/README"
+git -C "$work/repo" init -q && git -C "$work/repo" add -A && git -C "$work/repo" commit -q -m bench
