@@ -127,6 +127,22 @@ static double lbeta(double a, double b)
 	       b * log(a + b) - (a - 0.5) * log1p(b / a);
 }
 
+/* One modified-Lentz step with partial numerator num: updates c and d and
+ * returns the factor the convergent is multiplied by. */
+static double lentz_step(double *c, double *d, double num)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + num * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + num / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /*
  * The continued fraction of I_x(a, b) (Abramowitz & Stegun 26.5.8) by the
  * modified Lentz method: converges fast for x < (a + 1) / (a + b + 2).
@@ -134,7 +150,7 @@ static double lbeta(double a, double b)
 static double betacf(double a, double b, double x)
 {
 	const double tiny = 1e-300;
-	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, del;
 
 	if (fabs(d) < tiny)
 		d = tiny;
@@ -142,25 +158,9 @@ static double betacf(double a, double b, double x)
 	h = d;
 	for (int m = 1; m <= 100000; m++) {
 		/* Even step. */
-		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(&c, &d, m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)));
 		/* Odd step. */
-		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(&c, &d, -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)));
 		h *= del;
 		if (fabs(del - 1) < 1e-15)
 			break;
