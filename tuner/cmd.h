@@ -8,6 +8,10 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
+#include <stddef.h>
+
+struct study;
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -18,7 +22,9 @@ struct cmd {
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_blame(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+extern const char blame_usage[];
 
 extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
 
@@ -27,6 +33,29 @@ extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
 void cmd_install_signals(void);
 /* Prints "tuner: MESSAGE" to stderr. */
 void cmd_die_msg(const char *msg);
+/*
+ * The start of a command that runs a study: loads the study at path,
+ * refuses one without a measure command when need_measure ("tuner NAME:
+ * FILE has no measure command: nothing to NAME"), installs the signal
+ * handlers and starts the guard. Returns 0 (then the caller calls
+ * cmd_close_study() at the end), or the exit code with the message printed.
+ */
+int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure);
+/* Stops the guard and releases s. */
+void cmd_close_study(struct study *s);
+/* Writes v signed ("+12.5", "-0.03"; "?", "+inf"). */
+void cmd_format_signed(char *buf, size_t len, double v);
+/* The pooled standard deviation of two sides, sqrt((a^2 + b^2) / 2); the
+ * other one when one is NaN. */
+double cmd_pooled_sd(double a, double b);
+/* Writes a fraction as a signed percentage ("+2.31%"; "?", "+inf%"). */
+void cmd_format_pct(char *buf, size_t len, double v);
+/*
+ * Writes "REL [LO, HI]" of a comparison (percentages of A, e.g.
+ * "-2.31% [-2.9%, -1.72%]"), "?" where not finite, into buf.
+ */
+void cmd_format_rel(char *buf, size_t len, double rel, double lo, double hi);
+
 /* Prints help for name to stdout; 0, or 2 for an unknown command. */
 int cmd_print_help(const char *name);
 /* "--help" or "-h" among argv[1..]: prints the help and returns 1. */

@@ -27,7 +27,9 @@ const char compare_usage[] =
 	"on the layout seeds' means when K >= 2), the measurement and layout spread,\n"
 	"whether the difference exceeds the layout-noise band (the 95% range of the\n"
 	"difference between two builds that differ only in layout, 1.96 sqrt(2)\n"
-	"layout sd), and a verdict.\n\n"
+	"layout sd), and a verdict. The verdict claims a difference only when\n"
+	"Welch's test and the Mann-Whitney rank test on the same units both give\n"
+	"p < 0.05, so one outlier run cannot make a claim.\n\n"
 	"With one layout seed a side nothing tells a flag's effect from the layout\n"
 	"luck of the two builds (2-4% on a router): the verdict is 'cannot separate\n"
 	"from layout noise' unless --layout-sd gives the layout spread to assume,\n"
@@ -117,31 +119,6 @@ out:
 	return ret;
 }
 
-static void format_signed(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "%s", isnan(v) ? "?" : v > 0 ? "+inf" : "-inf");
-	else
-		snprintf(buf, len, "%+.6g", v);
-}
-
-static void format_pct(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "%s", isnan(v) ? "?" : v > 0 ? "+inf%" : "-inf%");
-	else
-		snprintf(buf, len, "%+.3g%%", 100 * v);
-}
-
-static double pooled(double a, double b)
-{
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	return sqrt((a * a + b * b) / 2);
-}
-
 /* Prints one measured objective's comparison. */
 static void compare_objective(const struct objective *ob, const struct config_result *A,
 			      const struct config_result *B, size_t i, unsigned K,
@@ -158,7 +135,7 @@ static void compare_objective(const struct objective *ob, const struct config_re
 	stats_compare_clustered(&t, a->x, a->seed, a->n, b->x, b->seed, b->n, 0.95);
 	if (!t.layout_unreplicated) {
 		how = "Welch's t on the layout seeds' means";
-		lsd = pooled(A->spread[i].between_sd, B->spread[i].between_sd) / fabs(ma);
+		lsd = cmd_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) / fabs(ma);
 	} else if (o->has_layout_sd) {
 		/* Each side's mean carries its one layout's offset: add their
 		 * variance, 2 (sd |mean a|)^2, to the run noise's. */
@@ -187,16 +164,17 @@ static void compare_objective(const struct objective *ob, const struct config_re
 	printf("%s (%s): A %.6g ±%.2g (n=%zu), B %.6g ±%.2g (n=%zu)\n", ob->name,
 	       ob->maximize ? "max" : "min", ma, A->obj[i].stddev, A->obj[i].n, mb,
 	       B->obj[i].stddev, B->obj[i].n);
-	format_signed(d, sizeof(d), t.diff);
-	format_signed(lo, sizeof(lo), t.diff_lo);
-	format_signed(hi, sizeof(hi), t.diff_hi);
-	format_pct(r, sizeof(r), t.rel);
-	format_pct(rlo, sizeof(rlo), t.rel_lo);
-	format_pct(rhi, sizeof(rhi), t.rel_hi);
+	cmd_format_signed(d, sizeof(d), t.diff);
+	cmd_format_signed(lo, sizeof(lo), t.diff_lo);
+	cmd_format_signed(hi, sizeof(hi), t.diff_hi);
+	cmd_format_pct(r, sizeof(r), t.rel);
+	cmd_format_pct(rlo, sizeof(rlo), t.rel_lo);
+	cmd_format_pct(rhi, sizeof(rhi), t.rel_hi);
 	printf("  B - A = %s (%s), 95%% CI [%s, %s] ([%s, %s]), p = %.3g\n", d, r, lo, hi,
 	       rlo, rhi, t.p);
-	printf("  test: %s (%zu against %zu)\n", how, t.na, t.nb);
-	printf("  noise: run sd %.2g%%, layout sd ", 100 * pooled(A->spread[i].within_sd,
+	printf("  test: %s (%zu against %zu); Mann-Whitney p = %.3g\n", how, t.na, t.nb,
+	       t.p_rank);
+	printf("  noise: run sd %.2g%%, layout sd ", 100 * cmd_pooled_sd(A->spread[i].within_sd,
 								B->spread[i].within_sd) / fabs(ma));
 	if (isfinite(lsd))
 		printf("%.2g%%%s; layout band ±%.2g%%: the difference is %s it\n", 100 * lsd,
@@ -204,9 +182,11 @@ static void compare_objective(const struct objective *ob, const struct config_re
 		       fabs(t.rel) > band ? "beyond" : "within");
 	else
 		printf("unknown (%u layout seed a side); layout band unknown\n", K);
-	significant = separable && isfinite(t.p) && t.p < 0.05;
+	significant = separable && stats_significant(&t, 0.05);
 	if (!separable)
 		verdict = "cannot separate from layout noise (use --layout K >= 2, or --layout-sd)";
+	else if (!significant && t.p < 0.05)
+		verdict = "no significant difference (Welch's p < 0.05, but the rank test disagrees)";
 	else if (!significant)
 		verdict = "no significant difference";
 	else if ((t.diff > 0) == (ob->maximize != 0))
@@ -222,8 +202,8 @@ static void compare_size(const struct objective *ob, const struct config_result 
 	double ma = A->value[i], mb = B->value[i];
 	char d[32], r[32];
 
-	format_signed(d, sizeof(d), mb - ma);
-	format_pct(r, sizeof(r), (mb - ma) / fabs(ma));
+	cmd_format_signed(d, sizeof(d), mb - ma);
+	cmd_format_pct(r, sizeof(r), (mb - ma) / fabs(ma));
 	printf("%s (%s): A %.10g, B %.10g%s%s\n  B - A = %s (%s), exact\n", ob->name,
 	       ob->maximize ? "max" : "min", ma, mb, *ob->unit ? " " : "", ob->unit, d, r);
 	printf("  verdict: %s\n", ma == mb ? "equal" :
@@ -415,25 +395,11 @@ int cmd_compare(int argc, char **argv)
 	ret = parse_options(&o, &ro, &quiet, argc, argv);
 	if (ret >= 0)
 		return ret;
-	if (study_load(&s, argv[optind]) < 0) {
-		cmd_die_msg(tn_errmsg());
-		return EXIT_USAGE;
-	}
-	if (!s.measure.command) {
-		fprintf(stderr, "tuner: compare: %s has no measure command: nothing to compare\n",
-			s.path);
-		study_release(&s);
-		return EXIT_USAGE;
-	}
+	ret = cmd_open_study(&s, argv[optind], "compare", 1);
+	if (ret)
+		return ret;
 	ro.progress = quiet ? PROGRESS_OFF : progress_auto();
-	cmd_install_signals();
-	if (guard_start() < 0) {
-		cmd_die_msg(tn_errmsg());
-		study_release(&s);
-		return EXIT_FAIL;
-	}
 	ret = run_compare(&s, &o, &ro);
-	guard_stop();
-	study_release(&s);
+	cmd_close_study(&s);
 	return ret;
 }

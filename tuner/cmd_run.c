@@ -162,20 +162,11 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "tuner: run: need one study file (see 'tuner run --help')\n");
 		return EXIT_USAGE;
 	}
-	if (study_load(&s, argv[optind]) < 0) {
-		cmd_die_msg(tn_errmsg());
-		return EXIT_USAGE;
-	}
+	ret = cmd_open_study(&s, argv[optind], "run", 0);
+	if (ret)
+		return ret;
 	opts.progress = quiet ? PROGRESS_OFF : progress_auto();
-	cmd_install_signals();
-	if (guard_start() < 0) {
-		cmd_die_msg(tn_errmsg());
-		study_release(&s);
-		return EXIT_FAIL;
-	}
-
 	ret = run_and_report(&s, &opts, all, stats);
-	guard_stop();
-	study_release(&s);
+	cmd_close_study(&s);
 	return ret;
 }

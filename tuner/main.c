@@ -1,9 +1,12 @@
 /* tuner: the command table and the entry point. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/guard.h"
+#include "tuner/study.h"
 #include "tuner/util.h"
 
 static const struct cmd commands[] = {
@@ -11,6 +14,8 @@ static const struct cmd commands[] = {
 	{ "check", cmd_check, "validate a study file and show its space", check_usage },
 	{ "compare", cmd_compare, "measure two flag strings or two revisions against each other",
 	  compare_usage },
+	{ "blame", cmd_blame, "find the flag differences that explain a change (delta debugging)",
+	  blame_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 
@@ -48,6 +53,68 @@ void cmd_install_signals(void)
 void cmd_die_msg(const char *msg)
 {
 	fprintf(stderr, "tuner: %s\n", msg);
+}
+
+int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure)
+{
+	if (study_load(out, path) < 0) {
+		cmd_die_msg(tn_errmsg());
+		return EXIT_USAGE;
+	}
+	if (need_measure && !out->measure.command) {
+		fprintf(stderr, "tuner: %s: %s has no measure command: nothing to %s\n", name,
+			out->path, name);
+		study_release(out);
+		return EXIT_USAGE;
+	}
+	cmd_install_signals();
+	if (guard_start() < 0) {
+		cmd_die_msg(tn_errmsg());
+		study_release(out);
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
+void cmd_close_study(struct study *s)
+{
+	guard_stop();
+	study_release(s);
+}
+
+void cmd_format_signed(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "%s", isnan(v) ? "?" : v > 0 ? "+inf" : "-inf");
+	else
+		snprintf(buf, len, "%+.6g", v);
+}
+
+double cmd_pooled_sd(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return sqrt((a * a + b * b) / 2);
+}
+
+void cmd_format_pct(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "%s", isnan(v) ? "?" : v > 0 ? "+inf%" : "-inf%");
+	else
+		snprintf(buf, len, "%+.3g%%", 100 * v);
+}
+
+void cmd_format_rel(char *buf, size_t len, double rel, double lo, double hi)
+{
+	char r[32], l[32], h[32];
+
+	cmd_format_pct(r, sizeof(r), rel);
+	cmd_format_pct(l, sizeof(l), lo);
+	cmd_format_pct(h, sizeof(h), hi);
+	snprintf(buf, len, "%s [%s, %s]", r, l, h);
 }
 
 int cmd_print_help(const char *name)

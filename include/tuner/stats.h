@@ -141,6 +141,12 @@ struct stats_test {
 	double df;         /* Welch: Welch-Satterthwaite df; Mann-Whitney: inf */
 	double p;          /* two-sided p-value; NaN when not computable */
 	/*
+	 * stats_compare_clustered() only (NaN elsewhere): the two-sided
+	 * Mann-Whitney p-value on the same units as p (the cluster means, or
+	 * the raw samples in the fallback), for stats_significant().
+	 */
+	double p_rank;
+	/*
 	 * stats_compare_clustered() only: 1 when a side had a single cluster
 	 * (layout seed), so the test ran on raw samples and its p-value and
 	 * interval know nothing of layout noise. Callers should warn.
@@ -217,6 +223,25 @@ void stats_compare_clustered(struct stats_test *out,
 			     const double *a, const unsigned *a_cluster, size_t na,
 			     const double *b, const unsigned *b_cluster, size_t nb,
 			     double level);
+
+/*
+ * The decision rule of tuner compare, blame and bisect: a difference is
+ * claimed only when Welch's t (t->p) and the Mann-Whitney test on the same
+ * units (t->p_rank) both reject at alpha. Rejecting only where both reject
+ * is itself a test of size <= alpha (an intersection-union test: R. L.
+ * Berger, "Multiparameter hypothesis testing and acceptance sampling",
+ * Technometrics 24, 1982), so it is conservative: at 10 against 10 normal
+ * samples it rejects 3.6% of the time under the null against Welch's 4.8%
+ * (tests/unit/test_stats.c simulates it), and it loses little power (a 4
+ * sd shift: 100% either way). Its reason is robustness: one outlier run (a
+ * router's background job halving one iperf run) drags Welch's mean but
+ * not the ranks, and a run of tied ranks cannot fake a shift Welch does
+ * not see. With very few units (3 against 3 or fewer: complete separation
+ * gives Mann-Whitney p >= 0.08) the rank test could never reject, and
+ * Welch decides alone. Returns 1 when significant; 0 when not, or when a
+ * p that decides is NaN.
+ */
+int stats_significant(const struct stats_test *t, double alpha);
 
 /*
  * Measurement and layout spread of one configuration, by the one-way

@@ -1,0 +1,479 @@
+/* tuner blame: which flag differences explain a change (delta debugging). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "tuner/ddmin.h"
+#include "tuner/flagdiff.h"
+#include "tuner/probe.h"
+#include "tuner/progress.h"
+#include "tuner/space.h"
+#include "tuner/util.h"
+
+const char blame_usage[] =
+	"usage: tuner blame STUDY.yaml --good FLAGS --bad FLAGS [options]\n\n"
+	"Finds the smallest set of the differences between two flag strings that\n"
+	"explains the change in the study's first measured objective, by delta\n"
+	"debugging (ddmin: Zeller and Hildebrandt, IEEE TSE 28(2), 2002). The\n"
+	"differences are per switch (-O level, -fX/-fno-X, -X=V: the last one wins,\n"
+	"as in GCC): added, dropped or changed. Each tested variant is good with\n"
+	"some of them applied, built on K layout seeds and measured N times per\n"
+	"build, and judged against good and against bad with tuner compare's rule\n"
+	"(Welch's t on the layout seeds' means, and the Mann-Whitney test agreeing,\n"
+	"at 5%):\n"
+	"  fails       differs from good in bad's direction, not from bad: it\n"
+	"              carries the change;\n"
+	"  passes      differs from bad, not from good;\n"
+	"  unresolved  anything else (part of the change, or too noisy): it is\n"
+	"              measured again on twice the layout seeds, up to\n"
+	"              --max-layout; still unresolved, ddmin treats it as not\n"
+	"              failing.\n"
+	"It prints each step, the culprit difference(s) with the effect of\n"
+	"applying them to good (and what the rest adds) as percentages with 95%\n"
+	"intervals, and the measurement runs spent. Variants are built with PGO\n"
+	"off. Everything goes into one journal, so a rerun resumes and a variant\n"
+	"is never measured twice.\n\n"
+	"  --good FLAGS, --bad FLAGS  the two flag strings\n"
+	"  --repeats N                measurements per build (default 3)\n"
+	"  --layout K                 layout seeds per variant (default: the\n"
+	"                             study's layout.samples, at least 4). With\n"
+	"                             K = 1 a layout shift passes for an effect.\n"
+	"  --max-layout K             an unresolved variant is measured again\n"
+	"                             with twice the layout seeds (good and bad\n"
+	"                             too), up to this many (default 4 x --layout)\n"
+	"  --results DIR              where results go (default:\n"
+	"                             results/<study>/blame-<id>)\n"
+	"  -j, --jobs N               parallel builds (default: number of CPUs)\n"
+	"  -q, --quiet                no progress on stderr\n"
+	"  -h, --help                 this text\n\n"
+	"Exit status: 0 done (also when good and bad do not differ significantly:\n"
+	"nothing to blame), 1 error (e.g. good or bad failed to build), 2 bad\n"
+	"study file or option, 130 interrupted (run again to resume).\n";
+
+struct blame_opts {
+	const char *good, *bad, *results;
+	unsigned repeats, layout, max_layout, jobs;
+	int quiet;
+};
+
+/* A tested variant and its verdict, kept so no subset is judged twice. */
+struct tested {
+	char *flags;
+	char id[17];
+	enum dd_outcome outcome;
+	struct stats_test vs_good, vs_bad;
+};
+
+struct blame {
+	const struct blame_opts *o;
+	struct flagdiff d;
+	struct probe p;
+	char *good, *bad; /* as flagdiff sees them: good with none / all applied */
+	int dir;          /* probe_judge(bad vs good): +1 better, -1 worse */
+	struct tested *t;
+	size_t nt, alloc;
+	int interrupted;
+};
+
+static const char *outcome_name(enum dd_outcome o)
+{
+	return o == DD_FAIL ? "fails" : o == DD_PASS ? "passes" : "unresolved";
+}
+
+static struct tested *find_tested(struct blame *b, const char *flags)
+{
+	char id[17];
+
+	config_id(id, flags, PGO_OFF);
+	for (size_t i = 0; i < b->nt; i++)
+		if (!strcmp(b->t[i].id, id))
+			return &b->t[i];
+	return NULL;
+}
+
+static int interrupted(struct blame *b, const struct run_result *res)
+{
+	if (!res->interrupted && !tn_cancelled())
+		return 0;
+	b->interrupted = 1;
+	return 1;
+}
+
+/*
+ * Measures good, bad and flags[0..n) (distinct) and judges each of flags
+ * against good and bad into b->t (a new entry, or the old one's verdict
+ * replaced). 0, or -1 (error or interrupted).
+ */
+static int measure(struct blame *b, char **flags, size_t n)
+{
+	const char **all = xcalloc(n + 2, sizeof(*all));
+	struct run_result res;
+	int ret = -1;
+
+	all[0] = b->good;
+	all[1] = b->bad;
+	for (size_t i = 0; i < n; i++)
+		all[2 + i] = flags[i];
+	if (probe_measure(&b->p, &res, all, n + 2, NULL, 0) < 0)
+		goto out;
+	if (interrupted(b, &res))
+		goto release;
+	for (size_t i = 0; i < n; i++) {
+		const struct config_result *g = &res.configs[0], *x = &res.configs[2 + i];
+		struct tested *t = find_tested(b, flags[i]);
+		int jg, jb;
+
+		if (!t) {
+			ALLOC_GROW(b->t, b->nt + 1, b->alloc);
+			t = &b->t[b->nt++];
+			t->flags = xstrdup(flags[i]);
+			config_id(t->id, flags[i], PGO_OFF);
+		}
+		jg = probe_judge(&t->vs_good, &b->p, g, x);
+		jb = probe_judge(&t->vs_bad, &b->p, &res.configs[1], x);
+		if (strcmp(x->status, "ok"))
+			t->outcome = DD_UNRESOLVED;
+		else if (jg == b->dir && jb == 0)
+			t->outcome = DD_FAIL;
+		else if (jg == 0 && jb == -b->dir)
+			t->outcome = DD_PASS;
+		else
+			t->outcome = DD_UNRESOLVED;
+	}
+	ret = 0;
+release:
+	run_result_release(&res);
+out:
+	free(all);
+	return ret;
+}
+
+/*
+ * Unresolved variants of flags[0..n) get more layout seeds, doubling K
+ * (for them and for good and bad) up to --max-layout, until they resolve;
+ * K then goes back for the next variants. 0, or -1.
+ */
+static int resolve(struct blame *b, char **flags, size_t n)
+{
+	unsigned k = b->p.layout;
+	int ret = 0;
+
+	while (b->p.layout < b->o->max_layout) {
+		size_t m = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (find_tested(b, flags[i])->outcome == DD_UNRESOLVED)
+				flags[m++] = flags[i];
+		n = m;
+		if (!n)
+			break;
+		b->p.layout = 2 * b->p.layout < b->o->max_layout ? 2 * b->p.layout
+								 : b->o->max_layout;
+		if (!b->o->quiet)
+			fprintf(stderr, "tuner: blame: %zu unresolved variant(s): %u layout seeds\n", n,
+				b->p.layout);
+		ret = measure(b, flags, n);
+		if (ret < 0)
+			break;
+	}
+	b->p.layout = k;
+	return ret;
+}
+
+static void print_subset(const struct blame *b, const size_t *set, size_t n)
+{
+	printf("{");
+	for (size_t i = 0; i < n; i++) {
+		char *s = flagdiff_describe(&b->d, set[i]);
+
+		printf("%s%s", i ? ", " : "", s);
+		free(s);
+	}
+	printf("}");
+}
+
+static int dd_test(void *ctx, const size_t *const *sets, const size_t *sizes, size_t nsets,
+		   enum dd_outcome *results)
+{
+	struct blame *b = ctx;
+	char **flags = xcalloc(nsets, sizeof(*flags)), **todo = xcalloc(nsets, sizeof(*todo));
+	size_t ntodo = 0;
+	int ret = -1;
+
+	for (size_t i = 0; i < nsets; i++) {
+		flags[i] = flagdiff_apply(&b->d, sets[i], sizes[i]);
+		if (find_tested(b, flags[i]))
+			continue;
+		for (size_t j = 0; j < ntodo; j++)
+			if (!strcmp(todo[j], flags[i]))
+				goto next;
+		todo[ntodo++] = flags[i];
+next:;
+	}
+	if (ntodo && measure(b, todo, ntodo) < 0)
+		goto out;
+	if (resolve(b, todo, ntodo) < 0)
+		goto out;
+	for (size_t i = 0; i < nsets; i++) {
+		const struct tested *t = find_tested(b, flags[i]);
+		char g[96], r[96];
+
+		results[i] = t->outcome;
+		cmd_format_rel(g, sizeof(g), t->vs_good.rel, t->vs_good.rel_lo, t->vs_good.rel_hi);
+		cmd_format_rel(r, sizeof(r), t->vs_bad.rel, t->vs_bad.rel_lo, t->vs_bad.rel_hi);
+		printf("  test ");
+		print_subset(b, sets[i], sizes[i]);
+		printf(": vs good %s, vs bad %s: %s\n", g, r, outcome_name(t->outcome));
+	}
+	fflush(stdout);
+	ret = 0;
+out:
+	for (size_t i = 0; i < nsets; i++)
+		free(flags[i]);
+	free(flags);
+	free(todo);
+	return ret;
+}
+
+/* "-2.31% [-2.9%, -1.72%], p = 0.001 (ranks 0.002): significant" */
+static void print_effect(const char *label, const struct stats_test *t)
+{
+	char e[96];
+
+	cmd_format_rel(e, sizeof(e), t->rel, t->rel_lo, t->rel_hi);
+	printf("  %s: %s, p = %.3g (ranks %.3g)%s\n", label, e, t->p, t->p_rank,
+	       stats_significant(t, 0.05) ? "" : ", not significant");
+}
+
+/* The culprit's effect on good, and what the rest of the change adds. */
+static int report(struct blame *b, const size_t *set, size_t n)
+{
+	char *flags = flagdiff_apply(&b->d, set, n);
+	const char *all[3] = { b->good, b->bad, flags };
+	struct run_result res;
+	struct stats_test t;
+	int dup = !strcmp(flags, b->bad), ret = -1;
+
+	if (probe_measure(&b->p, &res, all, dup ? 2 : 3, NULL, 0) < 0)
+		goto out;
+	if (interrupted(b, &res))
+		goto release;
+	printf("culprit: ");
+	print_subset(b, set, n);
+	printf("%s\n", n == b->d.nchanges ? " (all of the differences)" : "");
+	probe_judge(&t, &b->p, &res.configs[0], &res.configs[dup ? 1 : 2]);
+	print_effect("good + culprit vs good", &t);
+	if (!dup) {
+		probe_judge(&t, &b->p, &res.configs[2], &res.configs[1]);
+		print_effect("bad vs good + culprit (the rest)", &t);
+	}
+	ret = 0;
+release:
+	run_result_release(&res);
+out:
+	free(flags);
+	return ret;
+}
+
+static int blame(struct blame *b, const struct study *s)
+{
+	const char *ends[2];
+	struct run_result res;
+	struct stats_test t;
+	size_t *set = NULL, n;
+	int ret = EXIT_FAIL;
+
+	b->good = flagdiff_apply(&b->d, NULL, 0);
+	{
+		size_t *every = xcalloc(b->d.nchanges, sizeof(*every));
+
+		for (size_t i = 0; i < b->d.nchanges; i++)
+			every[i] = i;
+		b->bad = flagdiff_apply(&b->d, every, b->d.nchanges);
+		free(every);
+	}
+	printf("blame: %s, objective %s, %u runs on each of %u layout seeds per variant\n",
+	       s->name, s->objectives[b->p.objective].name, b->p.repeats, b->p.layout);
+	printf("  good: %s\n  bad:  %s\n  %zu difference(s):", b->good, b->bad, b->d.nchanges);
+	for (size_t i = 0; i < b->d.nchanges; i++) {
+		char *c = flagdiff_describe(&b->d, i);
+
+		printf(" %s%s", c, i + 1 < b->d.nchanges ? ";" : "\n");
+		free(c);
+	}
+	ends[0] = b->good;
+	ends[1] = b->bad;
+	if (probe_measure(&b->p, &res, ends, 2, NULL, 0) < 0) {
+		cmd_die_msg(tn_errmsg());
+		return EXIT_FAIL;
+	}
+	if (interrupted(b, &res))
+		goto release;
+	if (strcmp(res.configs[0].status, "ok") || strcmp(res.configs[1].status, "ok")) {
+		fprintf(stderr, "tuner: blame: good is %s, bad is %s (see %s)\n",
+			res.configs[0].status, res.configs[1].status, res.results_dir);
+		goto release;
+	}
+	b->dir = probe_judge(&t, &b->p, &res.configs[0], &res.configs[1]);
+	print_effect("bad vs good", &t);
+	if (t.layout_unreplicated)
+		fprintf(stderr, "tuner: blame: warning: one layout seed per variant: a layout shift passes for an effect (use --layout K >= 2)\n");
+	if (!b->dir) {
+		printf("no significant difference between good and bad: nothing to blame\n");
+		ret = EXIT_OK;
+		goto release;
+	}
+	if (b->d.nchanges == 1) {
+		set = xcalloc(1, sizeof(*set));
+		n = 1;
+	} else if (ddmin(&set, &n, b->d.nchanges, dd_test, b) < 0) {
+		if (!b->interrupted)
+			cmd_die_msg(tn_errmsg());
+		goto release;
+	}
+	if (report(b, set, n) < 0) {
+		if (!b->interrupted)
+			cmd_die_msg(tn_errmsg());
+		goto release;
+	}
+	printf("spent: %lu measurement runs, %lu builds (new in this invocation; the rest came from the journal)\n",
+	       b->p.measures_done, b->p.builds_done);
+	printf("results: %s\n", res.results_dir);
+	ret = EXIT_OK;
+release:
+	if (b->interrupted) {
+		fprintf(stderr, "tuner: blame: interrupted; run again to resume\n");
+		ret = EXIT_INTERRUPTED;
+	}
+	free(set);
+	run_result_release(&res);
+	return ret;
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "tuner: blame: %s%s%s\n", msg, arg ? arg : "", arg ? "'" : "");
+	return EXIT_USAGE;
+}
+
+static int parse_options(struct blame_opts *o, int argc, char **argv)
+{
+	enum { OPT_GOOD = 256, OPT_BAD, OPT_REPEATS, OPT_LAYOUT, OPT_MAX_LAYOUT, OPT_RESULTS };
+	static const struct option longopts[] = {
+		{ "good", required_argument, NULL, OPT_GOOD },
+		{ "bad", required_argument, NULL, OPT_BAD },
+		{ "repeats", required_argument, NULL, OPT_REPEATS },
+		{ "layout", required_argument, NULL, OPT_LAYOUT },
+		{ "max-layout", required_argument, NULL, OPT_MAX_LAYOUT },
+		{ "results", required_argument, NULL, OPT_RESULTS },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_GOOD:
+			o->good = optarg;
+			break;
+		case OPT_BAD:
+			o->bad = optarg;
+			break;
+		case OPT_REPEATS:
+			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
+				return usage_error("--repeats takes a whole number >= 1, not '", optarg);
+			o->repeats = (unsigned)v;
+			break;
+		case OPT_LAYOUT:
+			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
+				return usage_error("--layout takes a whole number >= 1, not '", optarg);
+			o->layout = (unsigned)v;
+			break;
+		case OPT_MAX_LAYOUT:
+			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
+				return usage_error("--max-layout takes a whole number >= 1, not '", optarg);
+			o->max_layout = (unsigned)v;
+			break;
+		case OPT_RESULTS:
+			o->results = optarg;
+			break;
+		case 'j':
+			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)
+				return usage_error("--jobs takes a whole number, not '", optarg);
+			o->jobs = (unsigned)v;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case ':':
+			fprintf(stderr, "tuner: blame: %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "tuner: blame: unknown option '%s' (see 'tuner blame --help')\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("need one study file (see 'tuner blame --help')", NULL);
+	if (!o->good || !o->bad)
+		return usage_error("need --good FLAGS and --bad FLAGS", NULL);
+	return -1;
+}
+
+int cmd_blame(int argc, char **argv)
+{
+	struct blame_opts o = { .repeats = 3 };
+	struct blame b = { .o = &o };
+	struct study s;
+	char *key;
+	int ret;
+
+	if (cmd_wants_help(argc, argv, "blame"))
+		return EXIT_OK;
+	ret = parse_options(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	flagdiff_compute(&b.d, o.good, o.bad);
+	if (!b.d.nchanges) {
+		flagdiff_release(&b.d);
+		return usage_error("--good and --bad set every switch alike: nothing to blame", NULL);
+	}
+	ret = cmd_open_study(&s, argv[optind], "blame", 1);
+	if (ret) {
+		flagdiff_release(&b.d);
+		return ret;
+	}
+	key = xasprintf("%s\n%s", o.good, o.bad);
+	if (probe_init(&b.p, &s, "blame", key, o.results, o.repeats,
+		       o.layout ? o.layout : (s.layout_samples > 4 ? s.layout_samples : 4)) < 0) {
+		cmd_die_msg(tn_errmsg());
+		ret = EXIT_USAGE;
+	} else {
+		if (!o.max_layout)
+			o.max_layout = 4 * b.p.layout;
+		else if (o.max_layout < b.p.layout)
+			o.max_layout = b.p.layout;
+		b.p.jobs = o.jobs;
+		b.p.progress = o.quiet ? PROGRESS_OFF : progress_auto();
+		ret = blame(&b, &s);
+		probe_release(&b.p);
+	}
+	for (size_t i = 0; i < b.nt; i++)
+		free(b.t[i].flags);
+	free(b.t);
+	free(b.good);
+	free(b.bad);
+	free(key);
+	flagdiff_release(&b.d);
+	cmd_close_study(&s);
+	return ret;
+}
