@@ -24,9 +24,10 @@ const char blame_usage[] =
 	"build, and judged against good and against bad with tuner compare's rule\n"
 	"(Welch's t on the layout seeds' means, and the Mann-Whitney test agreeing,\n"
 	"at 5%):\n"
-	"  fails       differs from good in bad's direction, not from bad: it\n"
-	"              carries the change;\n"
-	"  passes      differs from bad, not from good;\n"
+	"  fails       differs from good in bad's direction, and is within half\n"
+	"              the change of bad (the 95% interval of variant - bad\n"
+	"              inside +-|bad - good|/2): it carries most of the change;\n"
+	"  passes      differs from bad, and is within half the change of good;\n"
 	"  unresolved  anything else (part of the change, or too noisy): it is\n"
 	"              measured again on twice the layout seeds, up to\n"
 	"              --max-layout; still unresolved, ddmin treats it as not\n"
@@ -65,6 +66,7 @@ struct tested {
 	char id[17];
 	enum dd_outcome outcome;
 	struct stats_test vs_good, vs_bad;
+	unsigned k; /* layout seeds it was judged on */
 };
 
 struct blame {
@@ -73,6 +75,7 @@ struct blame {
 	struct probe p;
 	char *good, *bad; /* as flagdiff sees them: good with none / all applied */
 	int dir;          /* probe_judge(bad vs good): +1 better, -1 worse */
+	unsigned kmax;    /* the most layout seeds any variant got */
 	struct tested *t;
 	size_t nt, alloc;
 	int interrupted;
@@ -94,6 +97,14 @@ static struct tested *find_tested(struct blame *b, const char *flags)
 	return NULL;
 }
 
+/* The 95% interval of the difference lies within +-h: equivalent to
+ * within h, the two one-sided tests' way (Schuirmann, J. Pharmacokin.
+ * Biopharm. 15, 1987; at 95% two-sided, a 2.5% level each side). */
+static int within(const struct stats_test *t, double h)
+{
+	return t->diff_lo >= -h && t->diff_hi <= h;
+}
+
 static int interrupted(struct blame *b, const struct run_result *res)
 {
 	if (!res->interrupted && !tn_cancelled())
@@ -111,6 +122,8 @@ static int measure(struct blame *b, char **flags, size_t n)
 {
 	const char **all = xcalloc(n + 2, sizeof(*all));
 	struct run_result res;
+	struct stats_test t0;
+	double half;
 	int ret = -1;
 
 	all[0] = b->good;
@@ -121,6 +134,11 @@ static int measure(struct blame *b, char **flags, size_t n)
 		goto out;
 	if (interrupted(b, &res))
 		goto release;
+	if (b->p.layout > b->kmax)
+		b->kmax = b->p.layout;
+	/* Half the change, from this call's (maybe better measured) ends. */
+	probe_judge(&t0, &b->p, &res.configs[0], &res.configs[1]);
+	half = fabs(t0.diff) / 2;
 	for (size_t i = 0; i < n; i++) {
 		const struct config_result *g = &res.configs[0], *x = &res.configs[2 + i];
 		struct tested *t = find_tested(b, flags[i]);
@@ -132,13 +150,14 @@ static int measure(struct blame *b, char **flags, size_t n)
 			t->flags = xstrdup(flags[i]);
 			config_id(t->id, flags[i], PGO_OFF);
 		}
+		t->k = b->p.layout;
 		jg = probe_judge(&t->vs_good, &b->p, g, x);
 		jb = probe_judge(&t->vs_bad, &b->p, &res.configs[1], x);
 		if (strcmp(x->status, "ok"))
 			t->outcome = DD_UNRESOLVED;
-		else if (jg == b->dir && jb == 0)
+		else if (jg == b->dir && within(&t->vs_bad, half))
 			t->outcome = DD_FAIL;
-		else if (jg == 0 && jb == -b->dir)
+		else if (jb == -b->dir && within(&t->vs_good, half))
 			t->outcome = DD_PASS;
 		else
 			t->outcome = DD_UNRESOLVED;
@@ -226,7 +245,8 @@ next:;
 		cmd_format_rel(r, sizeof(r), t->vs_bad.rel, t->vs_bad.rel_lo, t->vs_bad.rel_hi);
 		printf("  test ");
 		print_subset(b, sets[i], sizes[i]);
-		printf(": vs good %s, vs bad %s: %s\n", g, r, outcome_name(t->outcome));
+		printf(": vs good %s, vs bad %s, %u seeds: %s\n", g, r, t->k,
+		       outcome_name(t->outcome));
 	}
 	fflush(stdout);
 	ret = 0;
@@ -256,9 +276,16 @@ static int report(struct blame *b, const size_t *set, size_t n)
 	struct run_result res;
 	struct stats_test t;
 	int dup = !strcmp(flags, b->bad), ret = -1;
+	unsigned k = b->p.layout;
 
-	if (probe_measure(&b->p, &res, all, dup ? 2 : 3, NULL, 0) < 0)
+	/* Judged on the most layout seeds used, for good and bad alike. */
+	if (b->kmax > k)
+		b->p.layout = b->kmax;
+	ret = probe_measure(&b->p, &res, all, dup ? 2 : 3, NULL, 0);
+	b->p.layout = k;
+	if (ret < 0)
 		goto out;
+	ret = -1;
 	if (interrupted(b, &res))
 		goto release;
 	printf("culprit: ");
