@@ -4,6 +4,8 @@
 #   make test       install missing Debian packages, then unit tests (plain,
 #                   ASan+UBSan, pool/runner under TSan) and end-to-end tests
 #   make demo       run the bundled default study
+#   make test-kernel opt-in: a real ARM kernel as a NAT router in QEMU, -O2
+#                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
 #   make bench      every bench/*.sh: the tuner's own overhead per
 #                   evaluation, racing and compare against known truth
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -38,7 +40,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/%)
 # Tests of the threaded modules, also run under ThreadSanitizer.
 TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 
-.PHONY: all deps test unit tsan e2e demo bench install clean
+.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel
 all: $(B)/tuner
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj
@@ -76,6 +78,10 @@ e2e: all
 
 demo: deps all
 	$(B)/tuner run spaces/natbench.yaml
+
+# Opt-in, not part of test: installs the kernel tools, builds two kernels.
+test-kernel: deps all
+	@targets/qemu-linux/test-kernel.sh $(B)/tuner
 
 # Every bench/*.sh, the tuner's own overhead first; fails if any fails.
 bench: deps all

@@ -45,7 +45,7 @@ EOF2
 	[ "$culprit" = "{add -fz}" ] && named=$((named + 1))
 	spent=$((spent + runs_spent))
 done
-echo "bench: blame: noisy target: named -fz in $named of $runs runs; mean $((spent / runs)) measurement runs per blame (16 layout seeds x 3 runs per variant)"
+echo "bench: blame: noisy target: named -fz in $named of $runs runs; mean $((spent / runs)) measurement runs per blame (16 layout seeds x 3 runs per variant, doubled for unresolved ones)"
 status=0
 [ "$named" -eq "$runs" ] || status=1
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tuner/elf.h"
 #include "tuner/measure.h"
 #include "tuner/runner.h"
 #include "tuner/size.h"
@@ -27,6 +28,9 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 	h = hash64_str(h, c->pgo == PGO_ON && s->train.command ? s->train.command : "");
 	h = hash64_str(h, s->artifact);
 	h = hash64_str(h, compiler ? compiler : "");
+	/* Only when set, so that the keys of studies without it stay. */
+	if (s->applied == APPLIED_RECORD)
+		h = hash64_str(h, "applied=record");
 	hash64_hex(out, h);
 }
 
@@ -154,6 +158,100 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 	return ret;
 }
 
+/* The journal holds UTF-8 only, and a command line may hold any byte:
+ * what came from one is kept printable ASCII. */
+static void printable(char *str)
+{
+	for (unsigned char *p = (unsigned char *)str; p && *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			*p = '?';
+}
+
+/* The compiler command lines GCC recorded in the artifact; *note says why
+ * there are none. Returns the count. */
+static size_t recorded_lines(char ***out, char **note, const char *artifact)
+{
+	struct elf_file f;
+	const struct elf_section *sec = NULL;
+	char *data = NULL;
+	size_t len = 0, n = 0;
+	int found;
+
+	*out = NULL;
+	if (elf_open(&f, artifact) < 0) {
+		*note = xasprintf("cannot read recorded switches: %s", tn_errmsg());
+		return 0;
+	}
+	found = elf_find_section(&sec, &f, ".GCC.command.line");
+	if (found < 0 || (found == 1 && elf_read_section(&data, &len, &f, sec) < 0)) {
+		*note = xasprintf("cannot read recorded switches: %s", tn_errmsg());
+	} else if (found == 0) {
+		*note = xasprintf("no .GCC.command.line in %s: the compiler did not get -frecord-gcc-switches (does every compile get $TUNER_FLAGS? with -flto the link needs them too)",
+				  artifact);
+	} else {
+		n = applied_section_lines(out, data, len);
+		if (!n)
+			*note = xasprintf(".GCC.command.line in %s is empty", artifact);
+	}
+	free(data);
+	elf_close(&f);
+	return n;
+}
+
+/*
+ * build.applied: collects the build's compiler command lines and judges
+ * the configuration's flags against them into out. Nothing here fails the
+ * build: what went wrong becomes out->note. 0 or BUILD_ECANCELLED / -1.
+ */
+static int check_applied(struct applied *out, const struct study *s, const char *flags,
+			 const struct cmd_env *e, const char *log)
+{
+	struct runner r = RUNNER_INIT;
+	struct strbuf problems = STRBUF_INIT;
+	char **lines = NULL, **env, *note = NULL;
+	size_t n = 0;
+	int ret = 0;
+
+	if (s->applied == APPLIED_RECORD) {
+		n = recorded_lines(&lines, &note, e->artifact);
+	} else {
+		env = env_build(e);
+		log_line(log, "== tuner: %s\n", "applied");
+		ret = run_shell(&r, s->applied_cmd.command, env, log, 1, s->applied_cmd.timeout);
+		env_free(env);
+		if (ret < 0)
+			goto out;
+		if (r.result.cancelled) {
+			ret = BUILD_ECANCELLED;
+			goto out;
+		}
+		if (r.result.timed_out)
+			note = xasprintf("build.applied command timed out after %gs",
+					 s->applied_cmd.timeout);
+		else if (r.result.status != 0)
+			note = xasprintf("build.applied command failed with status %d",
+					 r.result.status);
+		else
+			n = applied_text_lines(&lines, r.result.out ? r.result.out : "",
+					       r.result.out_len);
+		if (!note && !n)
+			note = xstrdup("build.applied command printed no command lines");
+	}
+	applied_analyse(out, flags, lines, n, s->applied == APPLIED_RECORD);
+	out->note = note;
+	printable(out->note);
+	for (size_t i = 0; i < out->nflags; i++)
+		printable(out->flags[i].overridden_by);
+	applied_describe(&problems, out, "== tuner: applied: ");
+	if (problems.len)
+		log_line(log, "%s", problems.buf);
+out:
+	applied_lines_free(lines, n);
+	strbuf_release(&problems);
+	runner_release(&r);
+	return ret;
+}
+
 int build_run(struct build_record *out, const struct build_request *req)
 {
 	const struct study *s = req->study;
@@ -161,6 +259,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	char *log = xasprintf("%s/build.log", req->dir);
 	char *gen_dir = NULL, *profile_dir = NULL, *gen_artifact = NULL;
 	char *artifact = xasprintf("%s/%s", req->dir, s->artifact);
+	char *build_flags = NULL;
 	struct cmd_env e = { 0 };
 	double start = now_seconds();
 	enum build_status st = BUILD_OK;
@@ -172,7 +271,12 @@ int build_run(struct build_record *out, const struct build_request *req)
 	if (remove_tree(req->dir) < 0 || mkdir_p(req->dir) < 0)
 		goto out;
 
-	e.flags = c->flags;
+	/* Build and train see the record switch; size (and measure) the
+	 * configuration's flags. */
+	if (s->applied == APPLIED_RECORD)
+		build_flags = xasprintf("%s%s-frecord-gcc-switches", c->flags,
+					*c->flags ? " " : "");
+	e.flags = build_flags ? build_flags : c->flags;
 	e.src = req->src_dir;
 	e.out = req->dir;
 	e.jobs = req->jobs;
@@ -215,6 +319,12 @@ int build_run(struct build_record *out, const struct build_request *req)
 		goto done;
 	}
 	e.artifact = artifact;
+	e.flags = c->flags;
+	if (s->applied != APPLIED_OFF) {
+		ret = check_applied(&out->applied, s, c->flags, &e, log);
+		if (ret < 0)
+			goto done;
+	}
 	ret = measure_size(&out->size, s, artifact, &e, log);
 	if (ret == -1) {
 		log_line(log, "== tuner: size: %s\n", tn_errmsg());
@@ -223,8 +333,10 @@ int build_run(struct build_record *out, const struct build_request *req)
 	}
 
 done:
-	if (ret < 0)
+	if (ret < 0) {
+		applied_release(&out->applied);
 		goto out;
+	}
 	memcpy(out->key, req->key, sizeof(out->key));
 	memcpy(out->config_id, c->id, sizeof(out->config_id));
 	out->layout_seed = req->layout_seed;
@@ -246,5 +358,6 @@ out:
 	free(profile_dir);
 	free(gen_artifact);
 	free(artifact);
+	free(build_flags);
 	return ret;
 }

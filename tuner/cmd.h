@@ -8,9 +8,34 @@
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 
+#include <getopt.h>
 #include <stddef.h>
 
 struct study;
+
+/* The options of every command that measures variants (compare, blame,
+ * bisect). 0 / NULL: not given. */
+struct cmd_measure_opts {
+	unsigned repeats, layout, jobs;
+	const char *results;
+	int quiet;
+};
+enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_RESULTS };
+#define CMD_MEASURE_SHORTOPTS ":j:qh"
+#define CMD_MEASURE_LONGOPTS \
+	{ "repeats", required_argument, NULL, CMD_OPT_REPEATS }, \
+	{ "layout", required_argument, NULL, CMD_OPT_LAYOUT }, \
+	{ "results", required_argument, NULL, CMD_OPT_RESULTS }, \
+	{ "jobs", required_argument, NULL, 'j' }, \
+	{ "quiet", no_argument, NULL, 'q' }, \
+	{ "help", no_argument, NULL, 'h' }
+/*
+ * Handles c, what getopt_long() returned for command name: a shared
+ * option sets o and returns 0; a bad value, a missing value (':') or an
+ * unknown option prints "tuner: NAME: ..." and returns EXIT_USAGE; any
+ * other c (the command's own) returns -1.
+ */
+int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv);
 
 struct cmd {
 	const char *name;
@@ -23,9 +48,13 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 extern const char blame_usage[];
 
+extern const char bisect_usage[];
+extern const char layout_usage[];
 extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
 
 /* SIGINT, SIGTERM and SIGHUP set the cancellation flag (running commands

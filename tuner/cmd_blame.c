@@ -55,9 +55,9 @@ const char blame_usage[] =
 	"study file or option, 130 interrupted (run again to resume).\n";
 
 struct blame_opts {
-	const char *good, *bad, *results;
-	unsigned repeats, layout, max_layout, jobs;
-	int quiet;
+	const char *good, *bad;
+	unsigned max_layout;
+	struct cmd_measure_opts m;
 };
 
 /* A tested variant and its verdict, kept so no subset is judged twice. */
@@ -191,7 +191,7 @@ static int resolve(struct blame *b, char **flags, size_t n)
 			break;
 		b->p.layout = 2 * b->p.layout < b->o->max_layout ? 2 * b->p.layout
 								 : b->o->max_layout;
-		if (!b->o->quiet)
+		if (!b->o->m.quiet)
 			fprintf(stderr, "tuner: blame: %zu unresolved variant(s): %u layout seeds\n", n,
 				b->p.layout);
 		ret = measure(b, flags, n);
@@ -388,65 +388,34 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_options(struct blame_opts *o, int argc, char **argv)
 {
-	enum { OPT_GOOD = 256, OPT_BAD, OPT_REPEATS, OPT_LAYOUT, OPT_MAX_LAYOUT, OPT_RESULTS };
+	enum { OPT_GOOD = 256, OPT_BAD, OPT_MAX_LAYOUT };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, OPT_GOOD },
 		{ "bad", required_argument, NULL, OPT_BAD },
-		{ "repeats", required_argument, NULL, OPT_REPEATS },
-		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "max-layout", required_argument, NULL, OPT_MAX_LAYOUT },
-		{ "results", required_argument, NULL, OPT_RESULTS },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
+		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
-	int c;
+	struct cmd_measure_opts max = { 0 };
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_GOOD:
+	while ((c = getopt_long(argc, argv, CMD_MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
+		if (c == OPT_GOOD) {
 			o->good = optarg;
-			break;
-		case OPT_BAD:
+		} else if (c == OPT_BAD) {
 			o->bad = optarg;
-			break;
-		case OPT_REPEATS:
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
-				return usage_error("--repeats takes a whole number >= 1, not '", optarg);
-			o->repeats = (unsigned)v;
-			break;
-		case OPT_LAYOUT:
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
-				return usage_error("--layout takes a whole number >= 1, not '", optarg);
-			o->layout = (unsigned)v;
-			break;
-		case OPT_MAX_LAYOUT:
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
-				return usage_error("--max-layout takes a whole number >= 1, not '", optarg);
-			o->max_layout = (unsigned)v;
-			break;
-		case OPT_RESULTS:
-			o->results = optarg;
-			break;
-		case 'j':
-			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)
-				return usage_error("--jobs takes a whole number, not '", optarg);
-			o->jobs = (unsigned)v;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case ':':
-			fprintf(stderr, "tuner: blame: %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			fprintf(stderr, "tuner: blame: unknown option '%s' (see 'tuner blame --help')\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+		} else if (c == OPT_MAX_LAYOUT) {
+			/* --max-layout reads like --layout. */
+			ret = cmd_measure_option(&max, CMD_OPT_LAYOUT, "blame", argv);
+			if (ret)
+				return ret;
+			o->max_layout = max.layout;
+		} else {
+			ret = cmd_measure_option(&o->m, c, "blame", argv);
+			if (ret > 0)
+				return ret;
 		}
 	}
 	if (argc - optind != 1)
@@ -458,7 +427,7 @@ static int parse_options(struct blame_opts *o, int argc, char **argv)
 
 int cmd_blame(int argc, char **argv)
 {
-	struct blame_opts o = { .repeats = 3 };
+	struct blame_opts o = { .m = { .repeats = 3 } };
 	struct blame b = { .o = &o };
 	struct study s;
 	char *key;
@@ -480,8 +449,8 @@ int cmd_blame(int argc, char **argv)
 		return ret;
 	}
 	key = xasprintf("%s\n%s", o.good, o.bad);
-	if (probe_init(&b.p, &s, "blame", key, o.results, o.repeats,
-		       o.layout ? o.layout : (s.layout_samples > 4 ? s.layout_samples : 4)) < 0) {
+	if (probe_init(&b.p, &s, "blame", key, o.m.results, o.m.repeats,
+		       o.m.layout ? o.m.layout : (s.layout_samples > 4 ? s.layout_samples : 4)) < 0) {
 		cmd_die_msg(tn_errmsg());
 		ret = EXIT_USAGE;
 	} else {
@@ -489,8 +458,8 @@ int cmd_blame(int argc, char **argv)
 			o.max_layout = 4 * b.p.layout;
 		else if (o.max_layout < b.p.layout)
 			o.max_layout = b.p.layout;
-		b.p.jobs = o.jobs;
-		b.p.progress = o.quiet ? PROGRESS_OFF : progress_auto();
+		b.p.jobs = o.m.jobs;
+		b.p.progress = o.m.quiet ? PROGRESS_OFF : progress_auto();
 		ret = blame(&b, &s);
 		probe_release(&b.p);
 	}

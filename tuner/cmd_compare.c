@@ -286,30 +286,24 @@ static int run_compare(const struct study *s, const struct compare_opts *o, stru
 static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet,
 			 int argc, char **argv)
 {
-	enum { OPT_A = 256, OPT_B, OPT_AREV, OPT_BREV, OPT_FLAGS, OPT_REPEATS, OPT_LAYOUT,
-	       OPT_LAYOUT_SD, OPT_RESULTS };
+	enum { OPT_A = 256, OPT_B, OPT_AREV, OPT_BREV, OPT_FLAGS, OPT_LAYOUT_SD };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
 		{ "a-rev", required_argument, NULL, OPT_AREV },
 		{ "b-rev", required_argument, NULL, OPT_BREV },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
-		{ "repeats", required_argument, NULL, OPT_REPEATS },
-		{ "layout", required_argument, NULL, OPT_LAYOUT },
 		{ "layout-sd", required_argument, NULL, OPT_LAYOUT_SD },
-		{ "results", required_argument, NULL, OPT_RESULTS },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
+		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t v;
+	struct cmd_measure_opts m = { .repeats = o->repeats };
 	double pct;
-	int c;
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CMD_MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_A:
 			o->a = optarg;
@@ -326,42 +320,23 @@ static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet
 		case OPT_FLAGS:
 			o->flags = optarg;
 			break;
-		case OPT_REPEATS:
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
-				return usage_error("--repeats takes a whole number >= 1, not '", optarg);
-			o->repeats = (unsigned)v;
-			break;
-		case OPT_LAYOUT:
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 100000)
-				return usage_error("--layout takes a whole number >= 1, not '", optarg);
-			o->layout = (unsigned)v;
-			break;
 		case OPT_LAYOUT_SD:
 			if (parse_double(&pct, optarg) < 0 || pct < 0 || !isfinite(pct))
 				return usage_error("--layout-sd takes a percentage >= 0, not '", optarg);
 			o->has_layout_sd = 1;
 			o->layout_sd = pct / 100;
 			break;
-		case OPT_RESULTS:
-			o->results = ro->results = optarg;
-			break;
-		case 'j':
-			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)
-				return usage_error("--jobs takes a whole number, not '", optarg);
-			ro->jobs = (unsigned)v;
-			break;
-		case 'q':
-			*quiet = 1;
-			break;
-		case ':':
-			fprintf(stderr, "tuner: compare: %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "tuner: compare: unknown option '%s' (see 'tuner compare --help')\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
+			ret = cmd_measure_option(&m, c, "compare", argv);
+			if (ret > 0)
+				return ret;
 		}
 	}
+	o->repeats = m.repeats;
+	o->layout = m.layout;
+	o->results = ro->results = m.results;
+	ro->jobs = m.jobs;
+	*quiet = m.quiet;
 	if (argc - optind != 1)
 		return usage_error("need one study file (see 'tuner compare --help')", NULL);
 	if (!!o->a != !!o->b)

@@ -117,6 +117,37 @@ char *jrec_header_line(const char *study, const char *study_hash)
 	return finish(o, err);
 }
 
+/* struct applied as the build record's "applied" object; NULL when a
+ * string is not UTF-8. */
+static json_t *applied_json(const struct applied *a)
+{
+	json_t *o = json_object(), *flags = json_array();
+	int err = 0;
+
+	err |= set_str(o, "source", a->recorded ? "record" : "command");
+	err |= set_new(o, "lines", json_integer((json_int_t)a->lines));
+	err |= set_str(o, "note", a->note);
+	for (size_t i = 0; i < a->nflags; i++) {
+		const struct applied_flag *f = &a->flags[i];
+		json_t *fo = json_object();
+
+		err |= set_str(fo, "flag", f->flag);
+		err |= set_new(fo, "in_effect", json_integer((json_int_t)f->in_effect));
+		err |= set_new(fo, "overridden", json_integer((json_int_t)f->overridden));
+		err |= set_str(fo, "overridden_by", f->overridden_by);
+		if (f->unrecorded)
+			err |= set_new(fo, "unrecorded", json_true());
+		if (json_array_append_new(flags, fo) < 0)
+			err |= tn_error("cannot journal applied flags");
+	}
+	err |= set_new(o, "flags", flags);
+	if (err) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 char *jrec_build_line(const struct build_record *r)
 {
 	json_t *o = json_object();
@@ -137,6 +168,8 @@ char *jrec_build_line(const struct build_record *r)
 	err |= set_new(o, "size", json_num(r->size));
 	err |= set_str(o, "dir", r->dir);
 	err |= set_str(o, "artifact", r->artifact);
+	if (r->applied.checked)
+		err |= set_new(o, "applied", applied_json(&r->applied));
 	return finish(o, err);
 }
 
@@ -231,6 +264,39 @@ static int bad_field(const char *path, size_t line, const char *type, const char
 			   type, field);
 }
 
+/* The build record's "applied" object into a (left unchecked when absent).
+ * -1 without a message when it is malformed. */
+static int parse_applied(struct applied *a, json_t *o)
+{
+	json_t *flags = json_object_get(o, "flags");
+	const char *source = get_str(o, "source");
+	json_t *f;
+	size_t i;
+
+	if (!json_is_object(o) || !json_is_array(flags) || !source)
+		return -1;
+	a->checked = 1;
+	a->builds = 1;
+	a->recorded = !strcmp(source, "record");
+	a->lines = (unsigned)get_int(o, "lines");
+	a->note = dup_or_null(get_str(o, "note"));
+	a->flags = xcalloc(json_array_size(flags) + 1, sizeof(*a->flags));
+	json_array_foreach(flags, i, f) {
+		struct applied_flag *af = &a->flags[a->nflags];
+		const char *flag = get_str(f, "flag");
+
+		if (!json_is_object(f) || !flag)
+			return -1;
+		af->flag = xstrdup(flag);
+		af->in_effect = (unsigned)get_int(f, "in_effect");
+		af->overridden = (unsigned)get_int(f, "overridden");
+		af->overridden_by = dup_or_null(get_str(f, "overridden_by"));
+		af->unrecorded = (int)get_int(f, "unrecorded");
+		a->nflags++;
+	}
+	return 0;
+}
+
 static int parse_build(struct build_record *r, json_t *o, const char *path, size_t line)
 {
 	const char *status = get_str(o, "status");
@@ -255,6 +321,11 @@ static int parse_build(struct build_record *r, json_t *o, const char *path, size
 	r->flags = xstrdup(flags ? flags : "");
 	r->dir = dup_or_null(get_str(o, "dir"));
 	r->artifact = dup_or_null(get_str(o, "artifact"));
+	/* Format 1 without it (older tuners, or no build.applied): the build
+	 * was not checked. */
+	if (json_object_get(o, "applied") &&
+	    parse_applied(&r->applied, json_object_get(o, "applied")) < 0)
+		return bad_field(path, line, "build", "applied");
 	return 0;
 }
 
@@ -340,6 +411,7 @@ void build_record_release(struct build_record *r)
 	free(r->dir);
 	free(r->artifact);
 	r->flags = r->dir = r->artifact = NULL;
+	applied_release(&r->applied);
 }
 
 void measure_record_release(struct measure_record *r)

@@ -1,6 +1,7 @@
 /* tuner: the command table and the entry point. */
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +17,10 @@ static const struct cmd commands[] = {
 	  compare_usage },
 	{ "blame", cmd_blame, "find the flag differences that explain a change (delta debugging)",
 	  blame_usage },
+	{ "bisect", cmd_bisect, "find the commit that changed the objective, not a layout shift",
+	  bisect_usage },
+	{ "layout", cmd_layout, "hot functions' cache placement and cost; which alignments matter",
+	  layout_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 
@@ -115,6 +120,46 @@ void cmd_format_rel(char *buf, size_t len, double rel, double lo, double hi)
 	cmd_format_pct(l, sizeof(l), lo);
 	cmd_format_pct(h, sizeof(h), hi);
 	snprintf(buf, len, "%s [%s, %s]", r, l, h);
+}
+
+static int count_option(unsigned *out, const char *name, const char *opt, const char *arg,
+			unsigned max)
+{
+	uint64_t v;
+
+	if (parse_u64(&v, arg) < 0 || v < 1 || v > max) {
+		fprintf(stderr, "tuner: %s: %s takes a whole number from 1 to %u, not '%s'\n", name,
+			opt, max, arg);
+		return EXIT_USAGE;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv)
+{
+	switch (c) {
+	case CMD_OPT_REPEATS:
+		return count_option(&o->repeats, name, "--repeats", optarg, 100000);
+	case CMD_OPT_LAYOUT:
+		return count_option(&o->layout, name, "--layout", optarg, 100000);
+	case 'j':
+		return count_option(&o->jobs, name, "--jobs", optarg, 1024);
+	case CMD_OPT_RESULTS:
+		o->results = optarg;
+		return 0;
+	case 'q':
+		o->quiet = 1;
+		return 0;
+	case ':':
+		fprintf(stderr, "tuner: %s: %s needs a value\n", name, argv[optind - 1]);
+		return EXIT_USAGE;
+	case '?':
+		fprintf(stderr, "tuner: %s: unknown option '%s' (see 'tuner %s --help')\n", name,
+			argv[optind - 1], name);
+		return EXIT_USAGE;
+	}
+	return -1;
 }
 
 int cmd_print_help(const char *name)

@@ -136,6 +136,18 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 		fprintf(f, "note: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n");
 }
 
+/* build.applied: the requested flags that did not reach every compile. */
+static void print_missed(FILE *f, const struct config_result *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (applied_missed_list(&sb, &c->applied))
+		fprintf(f, "  [not applied: %s]", sb.buf);
+	else if (c->applied.checked && !c->applied.lines)
+		fprintf(f, "  [applied flags unknown]");
+	strbuf_release(&sb);
+}
+
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
 {
 	size_t *order = xcalloc(r->nconfigs ? r->nconfigs : 1, sizeof(*order));
@@ -190,6 +202,7 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 			fprintf(f, "  [tied with %s]", c->tied_with[0]);
 		else if (c->tied)
 			fprintf(f, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
+		print_missed(f, c);
 		fputc('\n', f);
 		tied |= c->tied;
 		shown++;
@@ -208,6 +221,38 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* build.applied for one configuration: null when not checked. */
+static json_t *applied_json(const struct applied *a)
+{
+	json_t *o, *flags, *missed;
+
+	if (!a->checked)
+		return json_null();
+	o = json_object();
+	flags = json_array();
+	missed = json_array();
+	json_object_set_new(o, "source", json_string(a->recorded ? "record" : "command"));
+	json_object_set_new(o, "builds", json_integer((json_int_t)a->builds));
+	json_object_set_new(o, "lines", json_integer((json_int_t)a->lines));
+	json_object_set_new(o, "note", a->note ? json_string(a->note) : json_null());
+	for (size_t i = 0; i < a->nflags; i++) {
+		const struct applied_flag *f = &a->flags[i];
+		json_t *fo = json_object();
+		json_object_set_new(fo, "flag", json_string(f->flag));
+		json_object_set_new(fo, "in_effect", json_integer((json_int_t)f->in_effect));
+		json_object_set_new(fo, "overridden", json_integer((json_int_t)f->overridden));
+		json_object_set_new(fo, "overridden_by", f->overridden_by ?
+				    json_string(f->overridden_by) : json_null());
+		json_object_set_new(fo, "recorded", json_boolean(!f->unrecorded));
+		json_array_append_new(flags, fo);
+		if (applied_flag_missed(a, f))
+			json_array_append_new(missed, json_string(f->flag));
+	}
+	json_object_set_new(o, "flags", flags);
+	json_object_set_new(o, "not_applied", missed);
+	return o;
 }
 
 static json_t *config_json(const struct study *s, const struct config_result *c)
@@ -248,6 +293,7 @@ static json_t *config_json(const struct study *s, const struct config_result *c)
 		json_object_set_new(vals, s->objectives[i].name, v);
 	}
 	json_object_set_new(o, "objectives", vals);
+	json_object_set_new(o, "applied", applied_json(&c->applied));
 	for (size_t k = 0; k < c->nbuilds; k++)
 		json_array_append_new(dirs, json_string(c->build_dirs[k]));
 	json_object_set_new(o, "builds", dirs);
@@ -335,6 +381,20 @@ static void csv_number(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.10g", v);
 }
 
+/* applied_lines (empty: not checked) and not_applied (space-separated). */
+static void csv_applied(struct strbuf *sb, const struct applied *a)
+{
+	struct strbuf missed = STRBUF_INIT;
+
+	strbuf_addch(sb, ',');
+	if (a->checked)
+		strbuf_addf(sb, "%u", a->lines);
+	strbuf_addch(sb, ',');
+	applied_missed_list(&missed, a);
+	csv_field(sb, strbuf_str(&missed));
+	strbuf_release(&missed);
+}
+
 int report_csv(const struct study *s, const struct run_result *r, const char *path)
 {
 	static const char *const parts[] = { "", "_n", "_median", "_sd", "_min", "_max" };
@@ -352,6 +412,7 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 	for (size_t i = 0; i < s->nobjectives; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(spread); k++)
 			csv_header(&sb, s->objectives[i].name, spread[k]);
+	strbuf_addstr(&sb, ",applied_lines,not_applied");
 	strbuf_addstr(&sb, "\r\n");
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
@@ -378,6 +439,7 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 			csv_number(&sb, cr->spread[i].within_sd);
 			csv_number(&sb, cr->spread[i].between_sd);
 		}
+		csv_applied(&sb, &cr->applied);
 		strbuf_addstr(&sb, "\r\n");
 	}
 	ret = write_file_atomic(path, sb.buf, sb.len);

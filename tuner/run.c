@@ -509,6 +509,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 	}
 	run_summarize(out, &ctx, units, nunits);
+	run_warn_applied(out, &ctx, units, nunits);
 	out->builds_done = atomic_load(&ctx.builds_done);
 	out->builds_cached = atomic_load(&ctx.builds_cached);
 	out->builds_failed = atomic_load(&ctx.builds_failed);
@@ -557,6 +558,7 @@ void run_result_release(struct run_result *r)
 			free(cr->samples[i].seed);
 		}
 		free(cr->samples);
+		applied_release(&cr->applied);
 	}
 	free(r->configs);
 	free(r->noisy);

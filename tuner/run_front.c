@@ -193,6 +193,9 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 			cr->runs = ctx->race_runs[c];
 			cr->race = ctx->race_verdict[c];
 		}
+		for (size_t k = 0; k < L; k++)
+			if (atomic_load(&first[k].built) && first[k].build)
+				applied_merge(&cr->applied, &first[k].build->applied);
 	}
 	front_of(v, out->noisy, s, matrix, b, nc);
 	for (size_t c = 0; c < nc; c++) {
@@ -232,4 +235,31 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		}
 	}
 	free(b);
+}
+
+void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
+		      struct unit *units, size_t nunits)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t unchecked = 0;
+
+	if (ctx->s->applied == APPLIED_OFF)
+		return;
+	for (size_t c = 0; c < r->nconfigs; c++) {
+		const struct config_result *cr = &r->configs[c];
+		char *prefix = xasprintf("tuner: warning: %s (%s): ", cr->id,
+					 *cr->flags ? cr->flags : "no flags");
+
+		applied_describe(&sb, &cr->applied, prefix);
+		free(prefix);
+	}
+	fputs(strbuf_str(&sb), stderr);
+	for (size_t i = 0; i < nunits; i++)
+		unchecked += atomic_load(&units[i].built) && units[i].build &&
+			     units[i].build->status == BUILD_OK &&
+			     !units[i].build->applied.checked;
+	if (unchecked)
+		fprintf(stderr, "tuner: note: %zu builds from the journal were made before build.applied was set: their flags were not checked (remove their builds from %s to check them)\n",
+			unchecked, r->results_dir);
+	strbuf_release(&sb);
 }

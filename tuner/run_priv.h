@@ -89,4 +89,10 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		   struct unit *units, size_t nunits);
 
+/* build.applied: prints the summarized configurations' applied-flag
+ * problems on stderr, once per configuration, and a note for builds from
+ * the journal that were made before the check was set. */
+void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
+		      struct unit *units, size_t nunits);
+
 #endif

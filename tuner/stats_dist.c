@@ -319,3 +319,15 @@ double stats_t_quantile(double p, double df)
 		return t_quantile_lower(p, df);
 	return -t_quantile_lower(1 - p, df);
 }
+
+double stats_f_sf(double f, double d1, double d2)
+{
+	if (isnan(f) || isnan(d1) || isnan(d2) || d1 <= 0 || d2 <= 0)
+		return NAN;
+	if (f <= 0)
+		return 1;
+	if (isinf(f))
+		return 0;
+	/* x and 1 - x from their own sums, so neither cancels. */
+	return ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f), d1 * f / (d2 + d1 * f));
+}

@@ -506,6 +506,7 @@ void study_release(struct study *s)
 	space_release(&s->space);
 	cmd_spec_release(&s->build);
 	free(s->artifact);
+	cmd_spec_release(&s->applied_cmd);
 	cmd_spec_release(&s->train);
 	cmd_spec_release(&s->deploy);
 	cmd_spec_release(&s->reboot);

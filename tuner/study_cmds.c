@@ -12,7 +12,7 @@
 #include "study_priv.h"
 
 /* Known keys of each mapping, NULL-terminated. */
-static const char *const build_keys[] = { "command", "artifact", "timeout", NULL };
+static const char *const build_keys[] = { "command", "artifact", "timeout", "applied", NULL };
 static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
@@ -61,6 +61,28 @@ static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
 	return 0;
 }
 
+/* build.applied: "record" or {command: CMD, timeout: S}. */
+static int parse_applied(struct loader *ld, const struct ynode *n)
+{
+	struct study *s = ld->s;
+
+	if (n->kind == YNODE_SCALAR && !n->is_null && !strcmp(n->str, "record")) {
+		s->applied = APPLIED_RECORD;
+		return 0;
+	}
+	if (n->kind != YNODE_MAP)
+		return ynode_bad_value(ld->path, n, "build.applied",
+				       "record or {command: CMD, timeout: S}");
+	if (ynode_check_keys(ld->path, n, cmd_keys) < 0 ||
+	    parse_cmd_fields(ld, &s->applied_cmd, n, "build.applied") < 0)
+		return -1;
+	if (!s->applied_cmd.command)
+		return study_err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
+				 "missing build.applied command");
+	s->applied = APPLIED_COMMAND;
+	return 0;
+}
+
 int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -80,6 +102,9 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 		return study_err(ld, v, "missing build artifact");
 	if (s->artifact[0] == '/')
 		return study_err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
+	v = ynode_get(n, "applied");
+	if (v && parse_applied(ld, v) < 0)
+		return -1;
 	return 0;
 }
 

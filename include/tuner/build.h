@@ -11,6 +11,13 @@
  * variables of DESIGN.md in its environment, output appended to
  * DIR/build.log. A phase that fails or times out ends the build with that
  * status: a result, not an error.
+ *
+ * With build.applied (study.h), a successful build is then checked: its
+ * compiler command lines (the artifact's .GCC.command.line, or what the
+ * applied command prints) are judged against the configuration's flags
+ * (applied.h) into the record's "applied"; problems are also written to
+ * build.log. A check that finds nothing leaves a note, never fails the
+ * build.
  */
 #ifndef TUNER_BUILD_H
 #define TUNER_BUILD_H
@@ -36,7 +43,9 @@ struct build_request {
 
 /*
  * Computes the build cache key: source tree id, flags, PGO mode, layout
- * seed, build and train commands, artifact name and compiler version.
+ * seed, build and train commands, artifact name and compiler version, and
+ * "applied=record" when build.applied is record (such a build gets
+ * -frecord-gcc-switches, so its artifact differs).
  */
 void build_key(char out[17], const struct study *s, const struct config *c,
 	       unsigned layout_seed, const char *tree, const char *compiler);

@@ -8,11 +8,15 @@
  * touch `path` share one export and one build cache key. Uncommitted changes
  * never reach an export unless dirty is set.
  *
+ * gitsrc_range() lists the commits between two revisions for tuner bisect.
+ *
  * libgit2 is used here and nowhere else. Thread-safe (each call opens its own
  * repository handle).
  */
 #ifndef TUNER_GITSRC_H
 #define TUNER_GITSRC_H
+
+#include <stddef.h>
 
 struct gitsrc_opts {
 	const char *repo;      /* a directory inside a work tree (discovered
@@ -38,6 +42,7 @@ struct gitsrc {
 #define GITSRC_EBADREV (-2) /* rev does not name a commit */
 #define GITSRC_ENOREPO (-3) /* no repository at repo */
 #define GITSRC_ENOPATH (-4) /* path is not a directory in that commit */
+#define GITSRC_ERANGE (-5)  /* gitsrc_range(): good and bad make no range */
 
 /* Resolves and exports. 0, or -1 / a named negative with message. Caller
  * releases out with gitsrc_release(). */
@@ -48,5 +53,54 @@ void gitsrc_release(struct gitsrc *g);
  * nothing. opts->dest_root and opts->dirty are ignored. 0, or -1 / a named
  * negative with message. For `tuner check`. */
 int gitsrc_resolve(char commit[41], const struct gitsrc_opts *opts);
+
+/* ---- The commits between two revisions, for tuner bisect ---- */
+
+#define GITSRC_OUTSIDE ((size_t)-1) /* a parent outside the range */
+
+struct gitsrc_commit {
+	char id[41];
+	char tree[41];     /* id of the tree at opts->path; "" when the commit
+	                      has no such directory */
+	char parent[41];   /* its first parent's id; "" for a root commit */
+	char *subject;     /* the message's first paragraph on one line
+	                      (git_commit_summary()); malloced */
+	/* Its tree at path equals its first parent's: it changed nothing a
+	 * build sees, so it builds and measures exactly like that parent. */
+	int unchanged;
+	/* Indices in the range of its parents (all of them; only the first
+	 * with first_parent), GITSRC_OUTSIDE for a parent outside the range
+	 * (one reachable from good, or beyond a first-parent walk); malloced */
+	size_t *parents;
+	size_t nparents;
+};
+
+struct gitsrc_range {
+	struct gitsrc_commit good, bad; /* the resolved endpoints (parents
+	                                   left empty, parent filled) */
+	/* Every commit reachable from bad and not from good, parents before
+	 * children (topological order, oldest first); bad is the last one.
+	 * With first_parent only the commits on bad's first-parent line. */
+	struct gitsrc_commit *commits;
+	size_t n;
+};
+#define GITSRC_RANGE_INIT { { { 0 }, { 0 }, { 0 }, NULL, 0, NULL, 0 }, \
+			    { { 0 }, { 0 }, { 0 }, NULL, 0, NULL, 0 }, NULL, 0 }
+
+/*
+ * Lists the commits between good and bad in the repository at opts->repo
+ * (opts->rev, dest_root and dirty are ignored; opts->path names the
+ * subtree whose ids fill gitsrc_commit.tree): a libgit2 revwalk that
+ * pushes bad and hides good (git rev-list good..bad), sorted
+ * GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE, simplified to first parents
+ * when first_parent is set (git rev-list --first-parent). Fails with
+ * GITSRC_EBADREV for a revision that names no commit, GITSRC_ERANGE when
+ * good and bad are the same commit or good is not an ancestor of bad, and
+ * GITSRC_ENOPATH when good or bad has no directory at path. 0, or a
+ * negative with message. Caller releases out with gitsrc_range_release().
+ */
+int gitsrc_range(struct gitsrc_range *out, const struct gitsrc_opts *opts, const char *good,
+		 const char *bad, int first_parent);
+void gitsrc_range_release(struct gitsrc_range *r);
 
 #endif

@@ -13,7 +13,11 @@
  *
  * Records:
  *   {"type":"build","key","config","seed","flags","pgo","commit","tree",
- *    "dirty","status","exit","seconds","size","dir","artifact"}
+ *    "dirty","status","exit","seconds","size","dir","artifact","applied"}
+ *   where "applied" (only when the study checks applied flags; absent:
+ *   not checked) is {"source":"record"|"command","lines":M,"note":S|null,
+ *   "flags":[{"flag":F,"in_effect":K,"overridden":O,"overridden_by":S|null,
+ *   "unrecorded":true (only when set)}]} (struct applied)
  *   {"type":"measure","build","config","testbed","run","ok",
  *    "values":{NAME:NUMBER|null},"seconds","error" (only when set)}
  *   {"type":"run","jobs","planned","cached","time"}, {"type":"end",
@@ -26,6 +30,8 @@
 #define TUNER_JOURNAL_H
 
 #include <stddef.h>
+
+#include "tuner/applied.h"
 
 #define JOURNAL_FORMAT 1
 
@@ -50,6 +56,7 @@ struct build_record {
 	double size;        /* NaN when no size objective or failed */
 	char *dir;          /* build output directory */
 	char *artifact;     /* path of the artifact, or NULL */
+	struct applied applied; /* checked 0: not checked */
 };
 
 struct measure_record {

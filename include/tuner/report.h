@@ -17,7 +17,9 @@
  * named in the status column). With layout seeds, a column per noisy
  * measured objective gives its measurement and layout spread relative to
  * its value ("0.5% / 2.1%"). Notes under the table say what the front
- * could not see (one sample per configuration; one layout seed).
+ * could not see (one sample per configuration; one layout seed). With
+ * build.applied, the status column adds "[not applied: FLAGS]" for
+ * requested flags that were not in effect in every compile.
  */
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all);
 
@@ -28,7 +30,10 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
  * configuration with status, flags, PGO mode, on_front, tied and
  * tied_with (ids), race ({runs, verdict} or null), objective values
  * (trimmed mean, n, median, sd, min, max, run_sd, layout_sd,
- * layout_seeds) and build directories. 0 or -1 with message.
+ * layout_seeds), build directories and applied (null when not checked,
+ * else {source, builds, lines, note, flags: [{flag, in_effect, overridden,
+ * overridden_by, recorded}], not_applied: [flags not in effect in every
+ * line]}). 0 or -1 with message.
  */
 int report_json(const struct study *s, const struct run_result *r, const char *path);
 
@@ -36,8 +41,10 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
  * Writes a CSV file (RFC 4180 quoting) atomically: one row per
  * configuration with config, flags, pgo, status, on_front, feasible and per
  * objective NAME, NAME_n, NAME_median, NAME_sd, NAME_min, NAME_max; then
- * tied (0/1), tied_with (space-separated ids), race (verdict), runs, and
- * per objective NAME_run_sd, NAME_layout_sd. Values missing are empty.
+ * tied (0/1), tied_with (space-separated ids), race (verdict), runs,
+ * per objective NAME_run_sd, NAME_layout_sd, then applied_lines (empty:
+ * not checked) and not_applied (space-separated flags not in effect in
+ * every compiler command line). Values missing are empty.
  * 0 or -1 with message.
  */
 int report_csv(const struct study *s, const struct run_result *r, const char *path);

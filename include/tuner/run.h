@@ -9,7 +9,10 @@
  * step; what the journal already holds is neither rebuilt nor re-measured.
  * Afterwards it summarizes every configuration over its layout seeds,
  * testbeds and repeats and computes the noise-aware Pareto front
- * (pareto_front_noisy() at 95%).
+ * (pareto_front_noisy() at 95%). With build.applied, it then warns on
+ * stderr, once per configuration, about every requested flag that was not
+ * in effect in all of its builds' compiler command lines (applied.h), and
+ * about checks that found no lines.
  *
  * Measurements go in rounds, so configurations interleave on a testbed
  * (A B C A B C ...) and drift hits all alike: each round measures every
@@ -47,6 +50,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tuner/applied.h"
 #include "tuner/stats.h"
 #include "tuner/study.h"
 
@@ -102,6 +106,9 @@ struct config_result {
 	const char *race;       /* raced: "front", "dominated", "infeasible"
 	                           (settled before repeats.max), "max", or
 	                           "stopped" (interrupted); NULL otherwise */
+	/* build.applied: its builds' checks merged (applied_merge); checked
+	 * 0 when none was checked */
+	struct applied applied;
 };
 
 struct run_result {

@@ -77,6 +77,15 @@ double stats_t_cdf(double t, double df);
 double stats_t_quantile(double p, double df);
 
 /*
+ * Upper tail of Fisher's F distribution with d1, d2 > 0 degrees of
+ * freedom, P(F > f): I_x(d2/2, d1/2) with x = d2 / (d2 + d1 f), the same
+ * incomplete beta as stats_t_cdf (Abramowitz & Stegun 26.6.2); the p-value
+ * of an analysis of variance. 1 for f <= 0; NaN for NaN arguments or
+ * d1, d2 <= 0. With d1 = 1 it equals the two-sided t tail at sqrt(f).
+ */
+double stats_f_sf(double f, double d1, double d2);
+
+/*
  * A standard normal variate from r by the Box-Muller transform (Box &
  * Muller, "A note on the generation of random normal deviates", Ann. Math.
  * Stat. 29, 1958). Uses two draws of r per call and keeps no state (the

@@ -15,9 +15,12 @@
  *                                     # HEAD, path default "" (whole tree)
  *   space:                            # required mapping, >= 1 dimension
  *     NAME: [VALUE, ...]              # strings; "" allowed; "pgo": off/on
- *   build: {command: CMD, artifact: FILE, timeout: SECONDS}
+ *   build: {command: CMD, artifact: FILE, timeout: SECONDS,
+ *           applied: record | {command: CMD, timeout: SECONDS}}
  *                                     # command and artifact required;
- *                                     # artifact relative to $TUNER_OUT
+ *                                     # artifact relative to $TUNER_OUT;
+ *                                     # applied: check which flags each
+ *                                     # build really used (below)
  *   train: {command: CMD, timeout: SECONDS}   # required if pgo: on appears
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
  *   reboot: {command: CMD, timeout: SECONDS}  # optional, between two
@@ -40,6 +43,25 @@
  *                                     # defaults to measure.parser
  *   search: {strategy: exhaustive|random, budget: N, seed: N}
  *   layout: {samples: K}              # K >= 1 layout seeds per config
+ *
+ * build.applied collects each build's compiler command lines, stores in
+ * the journal which requested flags were in effect in them, and warns
+ * when one was not (applied.h has the rules):
+ *   record: the build and train commands get TUNER_FLAGS with
+ *     " -frecord-gcc-switches" appended, and the lines are read back from
+ *     the artifact's .GCC.command.line section (one per distinct switch
+ *     set). The configuration's id, its build key's flags and the
+ *     journal's "flags" stay the configuration's own flags; the key adds
+ *     "applied=record", since such an artifact differs (it carries the
+ *     section). A flag that reaches no compiler takes the record switch
+ *     with it: a file built without $TUNER_FLAGS leaves no line at all, so
+ *     use a command to see every compilation.
+ *   {command: CMD}: CMD runs after a successful build, in the build's
+ *     environment (TUNER_OUT, TUNER_ARTIFACT, ...), and prints one compiler
+ *     command line per line on stdout (a kernel: the cmd_ lines of the
+ *     .cmd files under $TUNER_OUT). Not part of the build key.
+ * A check that finds no lines, or a command that fails, is a warning, not
+ * a failed build.
  *
  * measure.model is the cache model of the cachegrind-model parsers (see
  * cgmodel.h); every key is optional, the numbers are > 0:
@@ -85,6 +107,8 @@ struct cmd_spec {
 
 enum size_kind { SIZE_NONE, SIZE_FILE, SIZE_TEXT, SIZE_COMMAND };
 
+enum applied_mode { APPLIED_OFF, APPLIED_RECORD, APPLIED_COMMAND };
+
 struct objective {
 	char *name;   /* malloced */
 	char *unit;   /* malloced, "" if absent */
@@ -111,6 +135,8 @@ struct study {
 
 	struct cmd_spec build;
 	char *artifact;
+	enum applied_mode applied;   /* build.applied; APPLIED_OFF if absent */
+	struct cmd_spec applied_cmd; /* APPLIED_COMMAND: its command */
 	struct cmd_spec train;
 	struct cmd_spec deploy;
 	struct cmd_spec reboot;

@@ -296,4 +296,16 @@ unsigned fp_app_lookup(unsigned proto, unsigned port);
 extern char nb_log[NB_LOG_SIZE];
 extern uint32_t nb_log_pos;
 
+/* fp_plant.c: only with -DNB_PLANT_PAD=N (tuner layout's planted effect).
+ * The hook takes a line of its own that was blank before, so that the
+ * other builds keep their line tables, byte for byte. */
+#ifdef NB_PLANT_PAD
+void nb_plant_run(const struct sk_buff *skb);
+uint32_t nb_plant_mix(uint32_t h, uint32_t v);
+extern uint32_t nb_plant_sum;
+#define NB_PLANT_RUN(skb) nb_plant_run(skb)
+#else
+#define NB_PLANT_RUN(skb) ((void)0)
+#endif
+
 #endif

@@ -164,7 +164,7 @@ static unsigned bgmac_rx(unsigned budget)
 
 		{
 			struct sk_buff *skb = build_skb(old, NB_HEADROOM, len);
-
+			NB_PLANT_RUN(skb); /* nothing unless -DNB_PLANT_PAD */
 			nb_stats.rx++;
 			nb_stats.rx_bytes += len;
 			eth_type_trans(skb);

@@ -4,11 +4,14 @@
  *
  * The true value of a configuration is BASE times the product of the
  * effects of its flags (from a truth file: "FLAG FACTOR [SIZE_FACTOR]" per
- * line, e.g. "-O3 1.02 1.10"; flags not listed have factor 1; '#' starts
- * a comment line). A measurement adds, like a router does:
+ * line, e.g. "-O3 1.02 1.10"; flags not listed have factor 1; the flag
+ * "*" applies to every flag string, e.g. a truth file in a source tree
+ * saying that this revision is 3% slower; '#' starts a comment line). A measurement adds, like a router does:
  *   - a layout offset per build: every (flag set, TUNER_LAYOUT_SEED) gets a
  *     fixed relative offset drawn from N(0, layout_sd), what an unrelated
- *     commit does to code layout;
+ *     commit does to code layout; with --layout-key FILE the content of
+ *     FILE (the built artifact) is part of that key, so any change to the
+ *     artifact, even unused code, draws new offsets, as a commit does;
  *   - run noise per measurement: N(0, run_sd) relative, drawn from
  *     (seed, flag set, layout seed, TUNER_RUN, and a draw counter kept in
  *     the build directory so repeated runs with the same index differ).
@@ -20,7 +23,7 @@
  * like a kernel's image size (no noise, no state).
  *
  * usage: noisy --truth FILE [--base B] [--run-sd S] [--layout-sd S]
- *              [--seed N] [--state FILE] [--size BYTES]
+ *              [--seed N] [--state FILE] [--size BYTES] [--layout-key FILE]
  * Reads TUNER_FLAGS, TUNER_LAYOUT_SEED, TUNER_RUN from the environment and
  * prints "value V" (or "size N").
  */
@@ -100,6 +103,10 @@ static double truth_factor(const char *truth, const char *flags, int column)
 			continue;
 		if (column == 2)
 			v = size;
+		if (!strcmp(flag, "*")) {
+			factor *= v;
+			continue;
+		}
 		/* A whole-token match in the flag string. */
 		for (const char *p = flags; (p = strstr(p, flag)); p++) {
 			size_t n = strlen(flag);
@@ -111,6 +118,24 @@ static double truth_factor(const char *truth, const char *flags, int column)
 	}
 	fclose(f);
 	return factor;
+}
+
+/* Mixes the bytes of file into h (FNV-1a). */
+static uint64_t mix_file(uint64_t h, const char *file)
+{
+	FILE *f = fopen(file, "rb");
+	int c;
+
+	if (!f) {
+		perror(file);
+		exit(2);
+	}
+	while ((c = getc(f)) != EOF) {
+		h ^= (unsigned char)c;
+		h *= 0x100000001b3ULL;
+	}
+	fclose(f);
+	return h;
 }
 
 /* Bumps and returns the draw counter kept in state (0 when none). */
@@ -137,7 +162,7 @@ static unsigned long next_draw(const char *state)
 
 int main(int argc, char **argv)
 {
-	const char *truth = NULL, *state = NULL;
+	const char *truth = NULL, *state = NULL, *layout_key = NULL;
 	const char *flags = getenv("TUNER_FLAGS") ? getenv("TUNER_FLAGS") : "";
 	const char *layout = getenv("TUNER_LAYOUT_SEED") ? getenv("TUNER_LAYOUT_SEED") : "0";
 	const char *run = getenv("TUNER_RUN") ? getenv("TUNER_RUN") : "0";
@@ -162,13 +187,15 @@ int main(int argc, char **argv)
 			state = argv[i + 1];
 		else if (!strcmp(argv[i], "--size"))
 			size = atof(argv[i + 1]);
+		else if (!strcmp(argv[i], "--layout-key"))
+			layout_key = argv[i + 1];
 		else {
 			fprintf(stderr, "noisy: unknown option %s\n", argv[i]);
 			return 2;
 		}
 	}
 	if (!truth) {
-		fprintf(stderr, "usage: noisy --truth FILE [--base B] [--run-sd S] [--layout-sd S] [--seed N] [--state FILE] [--size BYTES]\n");
+		fprintf(stderr, "usage: noisy --truth FILE [--base B] [--run-sd S] [--layout-sd S] [--seed N] [--state FILE] [--size BYTES] [--layout-key FILE]\n");
 		return 2;
 	}
 	if (size >= 0) {
@@ -179,6 +206,8 @@ int main(int argc, char **argv)
 
 	snprintf(buf, sizeof(buf), "%llu", seed);
 	x = mix(mix(flags_hash(flags), buf), layout);
+	if (layout_key)
+		x = mix_file(x, layout_key);
 	value *= 1.0 + layout_sd * normal(&x);
 
 	snprintf(buf, sizeof(buf), "%lu", next_draw(state));

@@ -37,6 +37,8 @@ build os "-Os" 0 off
 build o3nrb "-O3 -fno-reorder-blocks" 0 off
 build o2a64 "-O2 -falign-functions=64" 0 off
 build o2s5 "-O2" 5 off
+# tuner layout's planted effect (fp_plant.c) adds work, not behaviour.
+build o2plant "-O2 -DNB_PLANT_PAD=24" 2 off
 
 # One PGO cycle, as the tuner runs it: instrumented build, training run
 # (its own seed), then the build that uses the profile.
@@ -54,7 +56,7 @@ if grep -q '\.text\.hot' "$T/o2.sections"; then
 fi
 
 ref=$(check o2)
-for b in os o3nrb o2a64 o2s5 pgogen pgouse; do
+for b in os o3nrb o2a64 o2s5 o2plant pgogen pgouse; do
 	got=$(check $b)
 	[ "$got" = "$ref" ] || fail "$b transmits other bytes: '$got' vs '$ref' (-O2)"
 done
@@ -73,6 +75,11 @@ done
 # (Symbol lists are files: grep -q on a pipe can SIGPIPE nm, and
 # pipefail would call that a failure.)
 grep -q ' natbench_pad$' "$T/o2s5.nm" || fail "seed 5 links no pad"
+nm "$T/o2plant/natbench" >"$T/o2plant.nm"
+grep -q ' nb_plant_mix$' "$T/o2plant.nm" || fail "the plant build has no plant"
+if grep -q 'nb_plant' "$T/o2.nm"; then
+	fail "a plain build links the plant"
+fi
 if grep -q ' natbench_pad$' "$T/o2.nm"; then
 	fail "seed 0 links a pad"
 fi

@@ -516,6 +516,159 @@ static void test_gitsrc__concurrent(void **state)
 	}
 }
 
+static int range(struct gitsrc_range *out, struct fixture *f, const char *good, const char *bad,
+		 const char *path, int first_parent)
+{
+	struct gitsrc_opts o = GITSRC_OPTS_INIT;
+
+	o.repo = f->repo;
+	o.path = path;
+	return gitsrc_range(out, &o, good, bad, first_parent);
+}
+
+/* The range's ids, one a line, as `git rev-list` prints them. */
+static char *range_ids(const struct gitsrc_range *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->n; i++)
+		strbuf_addf(&sb, "%s%s", i ? "\n" : "", r->commits[i].id);
+	return strbuf_detach(&sb);
+}
+
+static void test_gitsrc__range_linear(void **state)
+{
+	struct fixture *f = *state;
+	struct gitsrc_range r = GITSRC_RANGE_INIT;
+	char *c1 = git_out(f, "rev-parse HEAD~2"), *c2 = git_out(f, "rev-parse HEAD~1");
+	char *c3 = git_out(f, "rev-parse HEAD"), *t2 = git_out(f, "rev-parse HEAD~1:sub");
+
+	assert_int_equal(range(&r, f, "HEAD~2", "main", "sub", 0), 0);
+	assert_string_equal(r.good.id, c1);
+	assert_string_equal(r.bad.id, c3);
+	assert_string_equal(r.bad.subject, "c3");
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.commits[0].id, c2);
+	assert_string_equal(r.commits[0].subject, "c2");
+	assert_string_equal(r.commits[0].tree, t2);
+	assert_string_equal(r.commits[1].id, c3);
+	/* c2's parent is good, outside; c3's is c2. */
+	assert_int_equal(r.commits[0].nparents, 1);
+	assert_true(r.commits[0].parents[0] == GITSRC_OUTSIDE);
+	assert_int_equal(r.commits[1].nparents, 1);
+	assert_int_equal(r.commits[1].parents[0], 0);
+	assert_string_equal(r.commits[0].parent, c1);
+	assert_string_equal(r.commits[1].parent, c2);
+	assert_string_equal(r.bad.parent, c2);
+	/* c3 touched other/ only: below sub it is c2 again. */
+	assert_int_equal(r.commits[0].unchanged, 0);
+	assert_int_equal(r.commits[1].unchanged, 1);
+	assert_string_equal(r.commits[1].tree, t2);
+	gitsrc_range_release(&r);
+	assert_null(r.commits);
+
+	/* At the root every commit changes something; first_parent is the
+	 * same walk on a line. */
+	assert_int_equal(range(&r, f, "HEAD~2", "HEAD", NULL, 1), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.commits[1].unchanged, 0);
+	gitsrc_range_release(&r);
+	free(c1);
+	free(c2);
+	free(c3);
+	free(t2);
+}
+
+/*
+ * A merge: side branch s1, s2 from c3, main m1, then merge (tree differs
+ * from m1's at sub) and a commit after it. Checked against git rev-list.
+ */
+static void test_gitsrc__range_merge(void **state)
+{
+	struct fixture *f = *state;
+	struct gitsrc_range r = GITSRC_RANGE_INIT;
+	char *want, *got, *merge;
+	size_t mi;
+
+	sh("git -C '%s' checkout -q -b side", f->repo);
+	put(f, "sub/s.c", "s1\n", 0644);
+	sh("git -C '%s' add -A && git -C '%s' commit -q -m s1", f->repo, f->repo);
+	put(f, "sub/s.c", "s2\n", 0644);
+	sh("git -C '%s' commit -q -am s2", f->repo);
+	sh("git -C '%s' checkout -q main", f->repo);
+	put(f, "sub/m.c", "m1\n", 0644);
+	sh("git -C '%s' add -A && git -C '%s' commit -q -m m1", f->repo, f->repo);
+	sh("git -C '%s' merge -q --no-ff -m merge side", f->repo);
+	put(f, "sub/a.c", "after\n", 0644);
+	sh("git -C '%s' commit -q -am after", f->repo);
+	merge = git_out(f, "rev-parse HEAD~1");
+
+	assert_int_equal(range(&r, f, "HEAD~3", "HEAD", "sub", 0), 0);
+	want = git_out(f, "rev-list --topo-order --reverse HEAD~3..HEAD");
+	got = range_ids(&r);
+	assert_string_equal(got, want);
+	assert_int_equal(r.n, 5);
+	for (mi = 0; mi < r.n && strcmp(r.commits[mi].id, merge); mi++)
+		;
+	assert_true(mi < r.n);
+	assert_string_equal(r.commits[mi].subject, "merge");
+	assert_int_equal(r.commits[mi].nparents, 2);
+	assert_int_equal(r.commits[mi].unchanged, 0);
+	/* Parents come first, and are the merge's. */
+	for (size_t i = 0; i < r.n; i++)
+		for (size_t k = 0; k < r.commits[i].nparents; k++)
+			assert_true(r.commits[i].parents[k] == GITSRC_OUTSIDE ||
+				    r.commits[i].parents[k] < i);
+	assert_string_equal(r.commits[r.commits[mi].parents[0]].subject, "m1");
+	assert_string_equal(r.commits[r.commits[mi].parents[1]].subject, "s2");
+	assert_string_equal(r.commits[r.n - 1].id, r.bad.id);
+	gitsrc_range_release(&r);
+	free(want);
+	free(got);
+
+	/* First parents only: c3 -> m1 -> merge -> after. */
+	assert_int_equal(range(&r, f, "HEAD~3", "HEAD", "sub", 1), 0);
+	want = git_out(f, "rev-list --first-parent --topo-order --reverse HEAD~3..HEAD");
+	got = range_ids(&r);
+	assert_string_equal(got, want);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.commits[1].subject, "merge");
+	assert_int_equal(r.commits[1].nparents, 1);
+	assert_int_equal(r.commits[1].parents[0], 0);
+	gitsrc_range_release(&r);
+	free(want);
+	free(got);
+	free(merge);
+}
+
+static void test_gitsrc__range_errors(void **state)
+{
+	struct fixture *f = *state;
+	struct gitsrc_range r = GITSRC_RANGE_INIT;
+	char *head = git_out(f, "rev-parse --short=12 HEAD");
+
+	assert_int_equal(range(&r, f, "nope", "HEAD", "sub", 0), GITSRC_EBADREV);
+	assert_string_equal(tn_errmsg(), "unknown revision 'nope'");
+	assert_int_equal(range(&r, f, "HEAD~1", "HEAD:sub/a.c", "sub", 0), GITSRC_EBADREV);
+	assert_int_equal(range(&r, f, "main", "HEAD", "sub", 0), GITSRC_ERANGE);
+	assert_non_null(strstr(tn_errmsg(), "are the same commit"));
+	assert_non_null(strstr(tn_errmsg(), head));
+	/* Swapped. */
+	assert_int_equal(range(&r, f, "HEAD", "HEAD~2", "sub", 0), GITSRC_ERANGE);
+	assert_non_null(strstr(tn_errmsg(), "is not an ancestor of bad 'HEAD~2'"));
+	assert_non_null(strstr(tn_errmsg(), "swapped"));
+	/* Unrelated history. */
+	sh("git -C '%s' checkout -q --orphan lone && git -C '%s' commit -q -m lone",
+	   f->repo, f->repo);
+	assert_int_equal(range(&r, f, "main", "lone", "sub", 0), GITSRC_ERANGE);
+	assert_null(strstr(tn_errmsg(), "swapped"));
+	assert_int_equal(range(&r, f, "main~2", "main", "missing", 0), GITSRC_ENOPATH);
+	assert_string_equal(tn_errmsg(), "'missing' is not a directory in main~2");
+	assert_null(r.commits);
+	assert_int_equal(r.n, 0);
+	free(head);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(test_gitsrc__##name, setup, teardown)
 
 int main(void)
@@ -530,6 +683,9 @@ int main(void)
 		T(uncommitted),
 		T(changes_elsewhere),
 		T(concurrent),
+		T(range_linear),
+		T(range_merge),
+		T(range_errors),
 	};
 
 	return cmocka_run_group_tests_name("gitsrc", tests, NULL, NULL);

@@ -365,6 +365,60 @@ static void test_journal__bad_record_in_middle(void **state)
 	free(want);
 }
 
+/* build.applied round trip: written with the build, read back on replay;
+ * a build without it (format 1 as before) reads back unchecked; a
+ * malformed one is a bad record. */
+static void test_journal__applied(void **state)
+{
+	struct fixture *f = *state;
+	char *lines[] = { "gcc -fno-reorder-blocks -freorder-blocks", "gcc -fno-reorder-blocks" };
+	struct journal *j = NULL;
+	struct build_record with, without;
+	const struct build_record *got;
+	const struct applied_flag *fl;
+	char *want;
+
+	make_build(&with, "applied", 1);
+	make_build(&without, "applied", 2);
+	applied_analyse(&with.applied, "-fno-reorder-blocks -DX", lines, 2, 1);
+	with.applied.note = xstrdup("a note");
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_add_build(j, &with), 0);
+	assert_int_equal(journal_add_build(j, &without), 0);
+	journal_close(j);
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	got = journal_find_build(j, with.key);
+	assert_non_null(got);
+	assert_true(got->applied.checked);
+	assert_true(got->applied.recorded);
+	assert_int_equal(got->applied.lines, 2);
+	assert_string_equal(got->applied.note, "a note");
+	assert_int_equal(got->applied.nflags, 2);
+	fl = &got->applied.flags[0];
+	assert_string_equal(fl->flag, "-fno-reorder-blocks");
+	assert_int_equal(fl->in_effect, 1);
+	assert_int_equal(fl->overridden, 1);
+	assert_string_equal(fl->overridden_by, "-freorder-blocks");
+	assert_false(fl->unrecorded);
+	assert_true(got->applied.flags[1].unrecorded);
+	assert_null(got->applied.flags[1].overridden_by);
+	got = journal_find_build(j, without.key);
+	assert_non_null(got);
+	assert_false(got->applied.checked);
+	assert_int_equal(got->applied.nflags, 0);
+	journal_close(j);
+	applied_release(&with.applied);
+
+	append_raw(f->path, "{\"type\":\"build\",\"key\":\"k\",\"status\":\"ok\","
+			    "\"applied\":{\"source\":\"record\",\"flags\":[{\"in_effect\":1}]}}\n");
+	append_raw(f->path, "{\"type\":\"end\",\"status\":\"complete\"}\n");
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
+	want = xasprintf("%s:4: bad build record: 'applied' missing or invalid", f->path);
+	assert_string_equal(tn_errmsg(), want);
+	free(want);
+}
+
 static void test_journal__unknown_type_skipped(void **state)
 {
 	struct fixture *f = *state;
@@ -535,6 +589,7 @@ int main(void)
 		T(torn_header),
 		T(garbage_in_middle),
 		T(bad_record_in_middle),
+		T(applied),
 		T(unknown_type_skipped),
 		T(format_mismatch),
 		T(study_changed),

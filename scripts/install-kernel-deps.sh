@@ -1,0 +1,97 @@
+#!/bin/sh
+# Installs what the qemu-linux target (targets/qemu-linux) needs, when
+# missing: Debian's kernel source, the armhf cross compiler, QEMU, iperf3
+# and the kernel build tools; then fetches the armhf router userspace
+# (busybox-static, nft, ethtool and their libraries) into the kernel work
+# area with `apt-get download` + `dpkg -x` (never installed on the host),
+# and qemu-plugin.h from Debian's qemu source package (a deb-src entry for
+# bookworm main is added as /etc/apt/sources.list.d/tuner-qemu-src.sources;
+# `apt-get source --download-only qemu`) for the instruction-count plugin.
+# Called by `make test-kernel`, not by `make test`; safe to run again.
+#
+#   TUNER_KERNEL_WORK   the work area (default: results/qemu-linux-work)
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
+
+PKGS="linux-source-6.1 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf
+qemu-system-arm iperf3 bc flex bison libssl-dev libelf-dev cpio iproute2
+make xz-utils git ccache jq libglib2.0-dev"
+# The router's userspace, armhf; libraries are taken by the ELF NEEDED
+# closure of the programs, so listing a few too many costs nothing.
+ARMHF="busybox-static nftables libnftables1 libmnl0 libnftnl11 libgmp10
+libjansson4 libxtables12 libedit2 libbsd0 libmd0 libtinfo6 libc6 ethtool"
+
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+	SUDO="sudo"
+else
+	SUDO="need-root"
+fi
+export DEBIAN_FRONTEND=noninteractive
+updated=0
+update() {
+	[ $updated -eq 1 ] && return 0
+	# A mirror in mid-sync fails one index now and then: warn, go on
+	# with what was fetched, and let the install or download say no.
+	$SUDO apt-get update -qq ||
+		echo "install-kernel-deps: warning: apt-get update reported errors" >&2
+	updated=1
+}
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+if [ -n "$missing" ]; then
+	echo "install-kernel-deps: installing:$missing" >&2
+	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
+	update
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# armhf userspace: downloaded .debs unpacked under $work/armhf/root.
+stamp=$work/armhf/.complete
+if [ ! -f "$stamp" ]; then
+	echo "install-kernel-deps: fetching armhf router userspace into $work/armhf" >&2
+	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
+	if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+		$SUDO dpkg --add-architecture armhf
+		updated=0
+	fi
+	update
+	rm -rf "$work/armhf"
+	mkdir -p "$work/armhf/debs" "$work/armhf/root"
+	list=""
+	for p in $ARMHF; do list="$list $p:armhf"; done
+	# shellcheck disable=SC2086
+	(cd "$work/armhf/debs" && apt-get download -qq -o APT::Sandbox::User=root $list)
+	for d in "$work"/armhf/debs/*.deb; do
+		dpkg -x "$d" "$work/armhf/root"
+	done
+	touch "$stamp"
+fi
+# qemu-plugin.h (no binary package ships it).
+if [ -z "$(find "$work/qemu-src" -path '*/include/qemu/qemu-plugin.h' 2>/dev/null | head -1)" ]; then
+	echo "install-kernel-deps: fetching Debian's qemu source for qemu-plugin.h" >&2
+	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
+	src=/etc/apt/sources.list.d/tuner-qemu-src.sources
+	if [ ! -f "$src" ]; then
+		printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+			'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+			$SUDO tee "$src" >/dev/null
+		updated=0
+	fi
+	update
+	rm -rf "$work/qemu-src"
+	mkdir -p "$work/qemu-src"
+	(cd "$work/qemu-src" && apt-get source --download-only -qq -o APT::Sandbox::User=root qemu)
+	orig=$(ls "$work"/qemu-src/qemu_*.orig.tar.* | head -1)
+	tar -xf "$orig" -C "$work/qemu-src" --wildcards '*/include/qemu/qemu-plugin.h'
+fi
+exit 0

@@ -1,0 +1,14 @@
+#!/bin/bash
+# build.applied command of the qemu-linux study: prints the cross compiler's
+# command line of every C file compiled into the kernel build in
+# $TUNER_OUT, one per line, from Kbuild's .cmd files (their cmd_ line), so
+# tuner can check that each requested flag was in effect. Host tools
+# (scripts/, built with the host gcc) and assembler files are left out:
+# KCFLAGS is meant for the kernel's C code only.
+set -euo pipefail
+set -f
+: "${TUNER_OUT:?TUNER_OUT not set}"
+cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+find "$TUNER_OUT" -name '.*.o.cmd' -not -path "$TUNER_OUT/scripts/*" -print0 |
+	xargs -0 -r sed -s -n '1{s/^cmd_[^ ]* := //;s/[[:space:]]*$//;p}' |
+	grep -F -- "${cross}gcc" | grep -E '\.c$' || true

@@ -1,0 +1,78 @@
+#!/bin/bash
+# Builds the router's initramfs (gzipped newc cpio) from the armhf packages
+# that scripts/install-kernel-deps.sh unpacked under
+# $TUNER_KERNEL_WORK/armhf/root: busybox-static, nft and ethtool with the
+# shared libraries they need (the ELF NEEDED closure, read with the cross
+# readelf), /dev/console, and router-init.sh as /init. Prints the image's
+# path; an image for the same inputs is reused.
+#
+#   TUNER_KERNEL_WORK   work area (default <repo>/results/qemu-linux-work)
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
+stage=$work/armhf/root
+readelf=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}readelf
+
+[ -f "$work/armhf/.complete" ] ||
+	{ echo "mk-initramfs: $work/armhf missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
+key=$(cat "$here/router-init.sh" "$here/mk-initramfs.sh" | cat - <(ls "$work/armhf/debs") |
+	sha1sum | cut -c1-12)
+img=$work/initramfs/router-$key.cpio.gz
+if [ -f "$img" ]; then
+	echo "$img"
+	exit 0
+fi
+mkdir -p "$work/initramfs"
+exec 8>"$work/initramfs/.lock"
+flock 8
+if [ -f "$img" ]; then
+	echo "$img"
+	exit 0
+fi
+
+tmp=$(mktemp -d "$work/initramfs/stage.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"/{bin,sbin,usr/bin,usr/sbin,lib,dev,proc,sys,run,tmp}
+cp "$stage/bin/busybox" "$tmp/bin/busybox"
+ln -s busybox "$tmp/bin/sh"
+cp "$here/router-init.sh" "$tmp/init"
+chmod 755 "$tmp/init"
+mknod -m 600 "$tmp/dev/console" c 5 1
+mknod -m 666 "$tmp/dev/null" c 1 3
+
+# Copies one file of the staging root (path relative to it, symlinks
+# followed) and, for an ELF file, everything it needs.
+declare -A done_=()
+copy() {
+	local rel=$1 src lib dir
+	[ -n "${done_[$rel]:-}" ] && return 0
+	done_[$rel]=1
+	src=$stage/$rel
+	[ -e "$src" ] || { echo "mk-initramfs: $rel not in $stage" >&2; exit 1; }
+	mkdir -p "$tmp/$(dirname "$rel")"
+	cp -L "$src" "$tmp/$rel"
+	"$readelf" -h "$src" >/dev/null 2>&1 || return 0
+	local interp
+	interp=$("$readelf" -l "$src" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
+	[ -n "$interp" ] && copy "${interp#/}"
+	for lib in $("$readelf" -d "$src" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
+		for dir in lib/arm-linux-gnueabihf usr/lib/arm-linux-gnueabihf lib usr/lib; do
+			if [ -e "$stage/$dir/$lib" ]; then
+				copy "$dir/$lib"
+				continue 2
+			fi
+		done
+		echo "mk-initramfs: $rel needs $lib, not found in $stage" >&2
+		exit 1
+	done
+}
+copy usr/sbin/nft
+if [ -e "$stage/sbin/ethtool" ]; then copy sbin/ethtool; else copy usr/sbin/ethtool; fi
+
+(cd "$tmp" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -9 >"$img.tmp"
+mv "$img.tmp" "$img"
+echo "mk-initramfs: $img ($(stat -c %s "$img") bytes)" >&2
+echo "$img"

@@ -1,0 +1,45 @@
+#!/bin/bash
+# Unpacks Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz) into a
+# local git repository, one commit per package version, so the tuner's git
+# handling (exported trees, commits in every result, --a-rev/--b-rev)
+# applies to the kernel. Running it again with the same version does
+# nothing; a newer linux-source-6.1 becomes a new commit on top.
+#
+#   TUNER_KERNEL_WORK   work area (default: <repo>/results/qemu-linux-work);
+#                       the repository is $TUNER_KERNEL_WORK/linux
+#
+# Prints the repository's path on stdout. Any other kernel git tree works
+# too: name it in the study's source.repo instead.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
+repo=$work/linux
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+[ -f "$tarball" ] || { echo "prepare-source: $tarball missing (run scripts/install-kernel-deps.sh)" >&2; exit 1; }
+version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+tag="debian-linux-source-$version"
+tag=${tag//[:~]/_}
+
+if [ -d "$repo/.git" ] && git -C "$repo" rev-parse -q --verify "refs/tags/$tag" >/dev/null; then
+	echo "$repo"
+	exit 0
+fi
+
+echo "prepare-source: unpacking linux-source-6.1 $version into $repo" >&2
+mkdir -p "$repo"
+if [ ! -d "$repo/.git" ]; then
+	git -C "$repo" init -q
+	git -C "$repo" config user.name tuner
+	git -C "$repo" config user.email tuner@localhost
+	git -C "$repo" config gc.auto 0
+fi
+# Replace the tree with the new version's (git add -A records deletions).
+find "$repo" -mindepth 1 -maxdepth 1 ! -name .git -exec rm -rf {} +
+tar -xJf "$tarball" -C "$repo" --strip-components=1
+# Debian's tarball ignores everything at the top (.gitignore "/*"): force.
+git -C "$repo" add -A -f .
+git -C "$repo" commit -q -m "linux-source-6.1 $version (Debian)"
+git -C "$repo" tag "$tag"
+echo "$repo"

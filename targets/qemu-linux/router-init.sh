@@ -1,0 +1,68 @@
+#!/bin/busybox sh
+# /init of the router initramfs (busybox sh, PID 1). Brings the LAN and WAN
+# interfaces up by MAC (virtio-net devices probe in reverse order of QEMU's
+# -device list), forwards IPv4 with nftables masquerade on the WAN side and
+# a stateful forward filter, pfifo as every interface's qdisc, and
+# offloads off so each packet takes the per-packet path. Prints
+# TUNER-ROUTER-READY on the console, or TUNER-ROUTER-FAILED: REASON.
+/bin/busybox mkdir -p /proc /sys /dev /run /tmp /usr/bin /usr/sbin /sbin
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /run
+
+die() {
+	echo "TUNER-ROUTER-FAILED: $*"
+	while :; do sleep 3600; done
+}
+
+LAN_MAC=52:54:00:12:01:01
+WAN_MAC=52:54:00:12:02:01
+lan= wan=
+for d in /sys/class/net/*; do
+	case $(cat "$d/address") in
+	$LAN_MAC) lan=${d##*/} ;;
+	$WAN_MAC) wan=${d##*/} ;;
+	esac
+done
+[ -n "$lan" ] && [ -n "$wan" ] || die "no interface with MAC $LAN_MAC / $WAN_MAC"
+
+# pfifo, not pfifo_fast or fq_codel: the qdisc a device gets when it comes up.
+echo pfifo >/proc/sys/net/core/default_qdisc || die "cannot set default_qdisc"
+ip link set lo up
+for i in $lan $wan; do
+	# Each feature separately: one the device lacks must not stop the rest.
+	for f in gro gso tso tx rx sg lro; do
+		ethtool -K "$i" "$f" off 2>/dev/null
+	done
+done
+ip addr add 192.168.1.1/24 dev "$lan" || die "address on $lan"
+ip addr add 10.0.0.2/24 dev "$wan" || die "address on $wan"
+ip link set "$lan" up || die "$lan up"
+ip link set "$wan" up || die "$wan up"
+echo 1 >/proc/sys/net/ipv4/ip_forward || die "ip_forward"
+
+cat >/run/router.nft <<NFT
+table ip filter {
+	chain forward {
+		type filter hook forward priority 0; policy drop;
+		ct state established,related accept
+		iifname "$lan" oifname "$wan" accept
+	}
+}
+table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority 100; policy accept;
+		oifname "$wan" masquerade
+	}
+}
+NFT
+nft -f /run/router.nft || die "nft -f /run/router.nft"
+
+echo "router: lan=$lan wan=$wan"
+tc qdisc show 2>/dev/null
+ethtool -k "$lan" 2>/dev/null | grep -E '^(generic-receive|generic-segment|tcp-segment|tx-checksumming|scatter)'
+nft list ruleset | grep -c masquerade | sed 's/^/router: masquerade rules: /'
+echo "TUNER-ROUTER-READY"
+while :; do sleep 3600; done

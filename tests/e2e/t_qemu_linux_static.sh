@@ -1,0 +1,62 @@
+# The qemu-linux target's cheap parts (no kernel build, no QEMU; `make
+# test-kernel` runs the real thing): every script parses, the router config
+# fragment has what the router needs, the study file is valid over a git
+# repository, build.sh and measure.sh refuse what they cannot do with a
+# clear message, and applied.sh picks the cross compiler's C command lines
+# out of Kbuild's .cmd files.
+. "$ROOT/tests/e2e/lib.sh"
+
+t=$ROOT/targets/qemu-linux
+for f in "$t"/*.sh "$ROOT/scripts/install-kernel-deps.sh"; do
+	bash -n "$f" || fail "$f does not parse"
+done
+# /init runs under busybox sh: POSIX sh is the bar.
+if command -v dash >/dev/null; then
+	dash -n "$t/router-init.sh" || fail "router-init.sh is not POSIX sh"
+fi
+
+for opt in CONFIG_MMU CONFIG_ARCH_VEXPRESS CONFIG_SERIAL_AMBA_PL011_CONSOLE \
+	CONFIG_BLK_DEV_INITRD CONFIG_DEVTMPFS CONFIG_COMPAT_32BIT_TIME CONFIG_POSIX_TIMERS \
+	CONFIG_FILE_LOCKING CONFIG_VIRTIO_MMIO CONFIG_VIRTIO_NET CONFIG_NETFILTER \
+	CONFIG_NF_CONNTRACK CONFIG_NF_NAT CONFIG_NF_TABLES CONFIG_NFT_MASQ CONFIG_NET_SCHED; do
+	grep -qx "$opt=y" "$t/router.config" || fail "router.config lacks $opt=y"
+done
+if grep -q '^CONFIG_CC_OPTIMIZE' "$t/router.config"; then
+	fail "router.config sets the optimisation level (build.sh picks it from the flags)"
+fi
+
+# The study over a repository of our own (its real source is made by
+# prepare-source.sh, which this test does not run).
+repo=$TMPDIR/repo
+make_repo "$repo"
+sed 's|^source: .*|source: {repo: ., rev: HEAD}|' "$ROOT/spaces/qemu-linux.yaml" >"$repo/k.yaml"
+out=$("$TUNER" check "$repo/k.yaml") || fail "tuner check: $out"
+echo "$out" | grep -q '2 configurations' || fail "expected -O2 and -Os: $out"
+echo "$out" | grep -q -- ' -Os$' || fail "no -Os configuration: $out"
+
+export TUNER_KERNEL_WORK=$TMPDIR/work
+if TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o TUNER_PGO=generate "$t/build.sh" 2>"$TMPDIR/err"; then
+	fail "build.sh accepted TUNER_PGO=generate"
+fi
+grep -q 'kernel PGO .* is not implemented' "$TMPDIR/err" || fail "build.sh PGO: $(cat "$TMPDIR/err")"
+if TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o TUNER_LAYOUT_SEED=x "$t/build.sh" 2>"$TMPDIR/err"; then
+	fail "build.sh accepted layout seed x"
+fi
+grep -q "bad TUNER_LAYOUT_SEED 'x'" "$TMPDIR/err" || fail "build.sh seed: $(cat "$TMPDIR/err")"
+if TUNER_ARTIFACT=$TMPDIR/none "$t/measure.sh" >"$TMPDIR/out" 2>"$TMPDIR/err"; then
+	fail "measure.sh measured a missing kernel"
+fi
+grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "measure.sh: $(cat "$TMPDIR/err")"
+[ ! -s "$TMPDIR/out" ] || fail "measure.sh printed on stdout without a measurement"
+
+# applied.sh: the kernel's C compilations only.
+o=$TMPDIR/kout
+mkdir -p "$o/init" "$o/arch/arm/kernel" "$o/scripts/basic"
+echo 'cmd_init/main.o := ccache arm-linux-gnueabihf-gcc -Wp,-MMD,init/.main.o.d -Os -fno-tree-ch -c -o init/main.o /k/init/main.c  ' >"$o/init/.main.o.cmd"
+echo 'source_init/main.o := /k/init/main.c' >>"$o/init/.main.o.cmd"
+echo 'cmd_arch/arm/kernel/entry.o := arm-linux-gnueabihf-gcc -D__ASSEMBLY__ -c -o arch/arm/kernel/entry.o /k/arch/arm/kernel/entry.S' >"$o/arch/arm/kernel/.entry.o.cmd"
+echo 'cmd_scripts/basic/fixdep.o := gcc -O2 -c -o scripts/basic/fixdep.o /k/scripts/basic/fixdep.c' >"$o/scripts/basic/.fixdep.o.cmd"
+got=$(TUNER_OUT=$o "$t/applied.sh") || fail "applied.sh failed"
+want='ccache arm-linux-gnueabihf-gcc -Wp,-MMD,init/.main.o.d -Os -fno-tree-ch -c -o init/main.o /k/init/main.c'
+[ "$got" = "$want" ] || fail "applied.sh printed '$got'"
+echo ok

@@ -1,0 +1,81 @@
+/*
+ * tuner bisect's private parts: the session (cmd_bisect.c) and its
+ * measurements and judgements (cmd_bisect_measure.c).
+ */
+#ifndef TUNER_CMD_BISECT_H
+#define TUNER_CMD_BISECT_H
+
+#include <stddef.h>
+
+#include "tuner/bisect.h"
+#include "tuner/gitsrc.h"
+#include "tuner/probe.h"
+
+/* What the session used of one source tree, for the spent line. */
+struct bisect_used {
+	char tree[41];
+	size_t builds, runs;
+};
+
+struct bisect_session {
+	const struct study *s;
+	struct probe p;
+	struct gitsrc_range r;
+	struct bisect b;
+	const char *flags;
+	unsigned max_layout;
+	unsigned base;        /* K each step starts at (planned, step 1) */
+	unsigned k_end;       /* K of good and bad: the most any step used */
+	unsigned *judged;     /* per commit: the K of its last judgement */
+	struct bisect_alpha alpha; /* the rule's two levels, bisect_alphas() */
+	int dir;              /* bad against good: +1 better, -1 worse */
+	int interrupted;
+	struct bisect_used *used;
+	size_t nused, used_alloc;
+};
+
+/* A commit's judgement at one K: against good and against bad. */
+struct bisect_verdict {
+	struct stats_test g, b;
+	int vs_good[2], vs_bad[2]; /* at alpha.differ and alpha.contradict */
+	enum bisect_mark mark;
+	const char *why;      /* unclear, or the status of a skipped commit */
+};
+
+/* Progress: "bisect: ..." on stderr unless quiet. */
+void bisect_say(const struct bisect_session *ss, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Measures the commits which[0..n) at the session's K; slot[i] is the
+ * index of which[i] in out->configs. Commits with the same tree are one
+ * build, measured once. 0, or -1: an error (message set) or an interrupt
+ * (ss->interrupted); out needs run_result_release() only after 0.
+ */
+int bisect_measure(struct bisect_session *ss, struct run_result *out,
+		   const struct gitsrc_commit *const *which, size_t n, size_t *slot);
+
+/* "-2.31% [-2.9%, -1.72%] (p 0.001, ranks 0.002)" */
+void bisect_format_test(char *buf, size_t len, const struct stats_test *t);
+
+/*
+ * Measures commit m at the current K, and good and bad at that K or more
+ * (ss->k_end: they serve every step, so what one step added stays), and
+ * judges m (v->mark, BISECT_SKIP when m did not build or measure). 0, or
+ * -1 as measure.
+ */
+int bisect_judge(struct bisect_session *ss, struct bisect_verdict *v, size_t m);
+
+/* Doubles K up to the maximum; 0 when already there. */
+int bisect_more_layout(struct bisect_session *ss);
+
+/*
+ * Step 1: measures and judges bad against good, doubling K while not
+ * significant, and sets ss->dir (0: no change at the most K); then gives
+ * good and bad the seeds the plan wants (ss->k_end) and sets the K steps
+ * start at (ss->base, p.layout). Prints the endpoint and plan lines. 0,
+ * or -1.
+ */
+int bisect_endpoints(struct bisect_session *ss);
+
+#endif
