@@ -16,11 +16,11 @@ struct study;
 /* The options of every command that measures variants (compare, blame,
  * bisect). 0 / NULL: not given. */
 struct cmd_measure_opts {
-	unsigned repeats, layout, jobs;
+	unsigned repeats, layout, max_layout, jobs;
 	const char *results;
 	int quiet;
 };
-enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_RESULTS };
+enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESULTS };
 #define CMD_MEASURE_SHORTOPTS ":j:qh"
 #define CMD_MEASURE_LONGOPTS \
 	{ "repeats", required_argument, NULL, CMD_OPT_REPEATS }, \
@@ -29,6 +29,8 @@ enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_RESULTS };
 	{ "jobs", required_argument, NULL, 'j' }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "help", no_argument, NULL, 'h' }
+/* blame and bisect: --max-layout K. */
+#define CMD_MAX_LAYOUT_LONGOPT { "max-layout", required_argument, NULL, CMD_OPT_MAX_LAYOUT }
 /*
  * Handles c, what getopt_long() returned for command name: a shared
  * option sets o and returns 0; a bad value, a missing value (':') or an

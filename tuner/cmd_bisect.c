@@ -96,8 +96,7 @@ const char bisect_usage[] =
 struct bisect_opts {
 	const char *good, *bad, *flags;
 	int first_parent;
-	unsigned max_layout;
-	struct cmd_measure_opts m; /* --repeats, --layout, --results, -j, -q */
+	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, --results, -j, -q */
 };
 
 static const char *mark_name(enum bisect_mark m)
@@ -299,17 +298,16 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_options(struct bisect_opts *o, int argc, char **argv)
 {
-	enum { OPT_GOOD = 256, OPT_BAD, OPT_FIRST_PARENT, OPT_FLAGS, OPT_MAX_LAYOUT };
+	enum { OPT_GOOD = 256, OPT_BAD, OPT_FIRST_PARENT, OPT_FLAGS };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, OPT_GOOD },
 		{ "bad", required_argument, NULL, OPT_BAD },
 		{ "first-parent", no_argument, NULL, OPT_FIRST_PARENT },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
-		{ "max-layout", required_argument, NULL, OPT_MAX_LAYOUT },
+		CMD_MAX_LAYOUT_LONGOPT,
 		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cmd_measure_opts max = { 0 };
 	int c, ret;
 
 	optind = 1;
@@ -323,12 +321,6 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 			o->first_parent = 1;
 		} else if (c == OPT_FLAGS) {
 			o->flags = optarg;
-		} else if (c == OPT_MAX_LAYOUT) {
-			/* --max-layout reads like --layout. */
-			ret = cmd_measure_option(&max, CMD_OPT_LAYOUT, "bisect", argv);
-			if (ret)
-				return ret;
-			o->max_layout = max.layout;
 		} else {
 			ret = cmd_measure_option(&o->m, c, "bisect", argv);
 			if (ret > 0)
@@ -339,9 +331,9 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 		return usage_error("need one study file (see 'tuner bisect --help')", NULL);
 	if (!o->good || !o->bad)
 		return usage_error("need --good REV and --bad REV", NULL);
-	if (o->m.layout == 1 || o->max_layout == 1)
+	if (o->m.layout == 1 || o->m.max_layout == 1)
 		return usage_error("bisect needs at least 2 layout seeds per commit: with one, a commit that only moves code (a layout shift) cannot be told from a regression", NULL);
-	if (o->m.layout && o->max_layout && o->max_layout < o->m.layout)
+	if (o->m.layout && o->m.max_layout && o->m.max_layout < o->m.layout)
 		return usage_error("--max-layout is below --layout", NULL);
 	return -1;
 }
@@ -376,7 +368,7 @@ static int start(struct bisect_session *ss, const struct study *s, const struct 
 	 * left 21 bisects unclear for want of power, 8 x one; neither blamed
 	 * a wrong commit. 8 x costs about twice the runs (479 against 251).
 	 */
-	ss->max_layout = o->max_layout ? o->max_layout : 8 * k;
+	ss->max_layout = o->m.max_layout ? o->m.max_layout : 8 * k;
 	if (ss->max_layout < k)
 		return usage_error("--max-layout is below the study's layout.samples", NULL);
 	/* The question, not its answer so far: a rerun finds the journal. */

@@ -56,7 +56,6 @@ const char blame_usage[] =
 
 struct blame_opts {
 	const char *good, *bad;
-	unsigned max_layout;
 	struct cmd_measure_opts m;
 };
 
@@ -180,7 +179,7 @@ static int resolve(struct blame *b, char **flags, size_t n)
 	unsigned k = b->p.layout;
 	int ret = 0;
 
-	while (b->p.layout < b->o->max_layout) {
+	while (b->p.layout < b->o->m.max_layout) {
 		size_t m = 0;
 
 		for (size_t i = 0; i < n; i++)
@@ -189,8 +188,8 @@ static int resolve(struct blame *b, char **flags, size_t n)
 		n = m;
 		if (!n)
 			break;
-		b->p.layout = 2 * b->p.layout < b->o->max_layout ? 2 * b->p.layout
-								 : b->o->max_layout;
+		b->p.layout = 2 * b->p.layout < b->o->m.max_layout ? 2 * b->p.layout
+								 : b->o->m.max_layout;
 		if (!b->o->m.quiet)
 			fprintf(stderr, "tuner: blame: %zu unresolved variant(s): %u layout seeds\n", n,
 				b->p.layout);
@@ -388,15 +387,14 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_options(struct blame_opts *o, int argc, char **argv)
 {
-	enum { OPT_GOOD = 256, OPT_BAD, OPT_MAX_LAYOUT };
+	enum { OPT_GOOD = 256, OPT_BAD };
 	static const struct option longopts[] = {
 		{ "good", required_argument, NULL, OPT_GOOD },
 		{ "bad", required_argument, NULL, OPT_BAD },
-		{ "max-layout", required_argument, NULL, OPT_MAX_LAYOUT },
+		CMD_MAX_LAYOUT_LONGOPT,
 		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cmd_measure_opts max = { 0 };
 	int c, ret;
 
 	optind = 1;
@@ -406,12 +404,6 @@ static int parse_options(struct blame_opts *o, int argc, char **argv)
 			o->good = optarg;
 		} else if (c == OPT_BAD) {
 			o->bad = optarg;
-		} else if (c == OPT_MAX_LAYOUT) {
-			/* --max-layout reads like --layout. */
-			ret = cmd_measure_option(&max, CMD_OPT_LAYOUT, "blame", argv);
-			if (ret)
-				return ret;
-			o->max_layout = max.layout;
 		} else {
 			ret = cmd_measure_option(&o->m, c, "blame", argv);
 			if (ret > 0)
@@ -454,10 +446,10 @@ int cmd_blame(int argc, char **argv)
 		cmd_die_msg(tn_errmsg());
 		ret = EXIT_USAGE;
 	} else {
-		if (!o.max_layout)
-			o.max_layout = 4 * b.p.layout;
-		else if (o.max_layout < b.p.layout)
-			o.max_layout = b.p.layout;
+		if (!o.m.max_layout)
+			o.m.max_layout = 4 * b.p.layout;
+		else if (o.m.max_layout < b.p.layout)
+			o.m.max_layout = b.p.layout;
 		b.p.jobs = o.m.jobs;
 		b.p.progress = o.m.quiet ? PROGRESS_OFF : progress_auto();
 		ret = blame(&b, &s);

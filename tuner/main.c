@@ -143,6 +143,8 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 		return count_option(&o->repeats, name, "--repeats", optarg, 100000);
 	case CMD_OPT_LAYOUT:
 		return count_option(&o->layout, name, "--layout", optarg, 100000);
+	case CMD_OPT_MAX_LAYOUT:
+		return count_option(&o->max_layout, name, "--max-layout", optarg, 100000);
 	case 'j':
 		return count_option(&o->jobs, name, "--jobs", optarg, 1024);
 	case CMD_OPT_RESULTS:
