@@ -18,9 +18,11 @@ struct study;
 struct cmd_measure_opts {
 	unsigned repeats, layout, max_layout, jobs;
 	const char *results;
+	const char *good, *bad; /* blame and bisect */
 	int quiet;
 };
-enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESULTS };
+enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESULTS,
+       CMD_OPT_GOOD, CMD_OPT_BAD };
 #define CMD_MEASURE_SHORTOPTS ":j:qh"
 #define CMD_MEASURE_LONGOPTS \
 	{ "repeats", required_argument, NULL, CMD_OPT_REPEATS }, \
@@ -29,8 +31,11 @@ enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESUL
 	{ "jobs", required_argument, NULL, 'j' }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "help", no_argument, NULL, 'h' }
-/* blame and bisect: --max-layout K. */
-#define CMD_MAX_LAYOUT_LONGOPT { "max-layout", required_argument, NULL, CMD_OPT_MAX_LAYOUT }
+/* blame and bisect: --good X --bad Y --max-layout K. */
+#define CMD_SEARCH_LONGOPTS \
+	{ "good", required_argument, NULL, CMD_OPT_GOOD }, \
+	{ "bad", required_argument, NULL, CMD_OPT_BAD }, \
+	{ "max-layout", required_argument, NULL, CMD_OPT_MAX_LAYOUT }
 /*
  * Handles c, what getopt_long() returned for command name: a shared
  * option sets o and returns 0; a bad value, a missing value (':') or an
@@ -38,6 +43,13 @@ enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESUL
  * other c (the command's own) returns -1.
  */
 int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv);
+/*
+ * After the options of blame or bisect: one study file left, --good and
+ * --bad given (what: "FLAGS", "REV"). -1 when so; else prints why and
+ * returns EXIT_USAGE.
+ */
+int cmd_search_args(const struct cmd_measure_opts *o, int argc, const char *name,
+		    const char *what);
 
 struct cmd {
 	const char *name;

@@ -94,7 +94,7 @@ const char bisect_usage[] =
 	"or revision; 130 interrupted.\n";
 
 struct bisect_opts {
-	const char *good, *bad, *flags;
+	const char *flags;
 	int first_parent;
 	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, --results, -j, -q */
 };
@@ -298,13 +298,11 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_options(struct bisect_opts *o, int argc, char **argv)
 {
-	enum { OPT_GOOD = 256, OPT_BAD, OPT_FIRST_PARENT, OPT_FLAGS };
+	enum { OPT_FIRST_PARENT = 256, OPT_FLAGS };
 	static const struct option longopts[] = {
-		{ "good", required_argument, NULL, OPT_GOOD },
-		{ "bad", required_argument, NULL, OPT_BAD },
 		{ "first-parent", no_argument, NULL, OPT_FIRST_PARENT },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
-		CMD_MAX_LAYOUT_LONGOPT,
+		CMD_SEARCH_LONGOPTS,
 		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,11 +311,7 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CMD_MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == OPT_GOOD) {
-			o->good = optarg;
-		} else if (c == OPT_BAD) {
-			o->bad = optarg;
-		} else if (c == OPT_FIRST_PARENT) {
+		if (c == OPT_FIRST_PARENT) {
 			o->first_parent = 1;
 		} else if (c == OPT_FLAGS) {
 			o->flags = optarg;
@@ -327,10 +321,9 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 				return ret;
 		}
 	}
-	if (argc - optind != 1)
-		return usage_error("need one study file (see 'tuner bisect --help')", NULL);
-	if (!o->good || !o->bad)
-		return usage_error("need --good REV and --bad REV", NULL);
+	ret = cmd_search_args(&o->m, argc, "bisect", "REV");
+	if (ret >= 0)
+		return ret;
 	if (o->m.layout == 1 || o->m.max_layout == 1)
 		return usage_error("bisect needs at least 2 layout seeds per commit: with one, a commit that only moves code (a layout shift) cannot be told from a regression", NULL);
 	if (o->m.layout && o->m.max_layout && o->m.max_layout < o->m.layout)
@@ -351,7 +344,7 @@ static int start(struct bisect_session *ss, const struct study *s, const struct 
 
 	go.repo = repo;
 	go.path = s->source_path;
-	ret = gitsrc_range(&ss->r, &go, o->good, o->bad, o->first_parent);
+	ret = gitsrc_range(&ss->r, &go, o->m.good, o->m.bad, o->first_parent);
 	free(repo);
 	if (ret < 0) {
 		fprintf(stderr, "tuner: bisect: %s\n", tn_errmsg());

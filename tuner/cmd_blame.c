@@ -55,8 +55,7 @@ const char blame_usage[] =
 	"study file or option, 130 interrupted (run again to resume).\n";
 
 struct blame_opts {
-	const char *good, *bad;
-	struct cmd_measure_opts m;
+	struct cmd_measure_opts m; /* also --good, --bad, --max-layout */
 };
 
 /* A tested variant and its verdict, kept so no subset is judged twice. */
@@ -387,11 +386,8 @@ static int usage_error(const char *msg, const char *arg)
 
 static int parse_options(struct blame_opts *o, int argc, char **argv)
 {
-	enum { OPT_GOOD = 256, OPT_BAD };
 	static const struct option longopts[] = {
-		{ "good", required_argument, NULL, OPT_GOOD },
-		{ "bad", required_argument, NULL, OPT_BAD },
-		CMD_MAX_LAYOUT_LONGOPT,
+		CMD_SEARCH_LONGOPTS,
 		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -400,21 +396,11 @@ static int parse_options(struct blame_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, CMD_MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
-		if (c == OPT_GOOD) {
-			o->good = optarg;
-		} else if (c == OPT_BAD) {
-			o->bad = optarg;
-		} else {
-			ret = cmd_measure_option(&o->m, c, "blame", argv);
-			if (ret > 0)
-				return ret;
-		}
+		ret = cmd_measure_option(&o->m, c, "blame", argv);
+		if (ret > 0)
+			return ret;
 	}
-	if (argc - optind != 1)
-		return usage_error("need one study file (see 'tuner blame --help')", NULL);
-	if (!o->good || !o->bad)
-		return usage_error("need --good FLAGS and --bad FLAGS", NULL);
-	return -1;
+	return cmd_search_args(&o->m, argc, "blame", "FLAGS");
 }
 
 int cmd_blame(int argc, char **argv)
@@ -430,7 +416,7 @@ int cmd_blame(int argc, char **argv)
 	ret = parse_options(&o, argc, argv);
 	if (ret >= 0)
 		return ret;
-	flagdiff_compute(&b.d, o.good, o.bad);
+	flagdiff_compute(&b.d, o.m.good, o.m.bad);
 	if (!b.d.nchanges) {
 		flagdiff_release(&b.d);
 		return usage_error("--good and --bad set every switch alike: nothing to blame", NULL);
@@ -440,7 +426,7 @@ int cmd_blame(int argc, char **argv)
 		flagdiff_release(&b.d);
 		return ret;
 	}
-	key = xasprintf("%s\n%s", o.good, o.bad);
+	key = xasprintf("%s\n%s", o.m.good, o.m.bad);
 	if (probe_init(&b.p, &s, "blame", key, o.m.results, o.m.repeats,
 		       o.m.layout ? o.m.layout : (s.layout_samples > 4 ? s.layout_samples : 4)) < 0) {
 		cmd_die_msg(tn_errmsg());

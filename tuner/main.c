@@ -150,6 +150,12 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 	case CMD_OPT_RESULTS:
 		o->results = optarg;
 		return 0;
+	case CMD_OPT_GOOD:
+		o->good = optarg;
+		return 0;
+	case CMD_OPT_BAD:
+		o->bad = optarg;
+		return 0;
 	case 'q':
 		o->quiet = 1;
 		return 0;
@@ -159,6 +165,21 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 	case '?':
 		fprintf(stderr, "tuner: %s: unknown option '%s' (see 'tuner %s --help')\n", name,
 			argv[optind - 1], name);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_search_args(const struct cmd_measure_opts *o, int argc, const char *name,
+		    const char *what)
+{
+	if (argc - optind != 1) {
+		fprintf(stderr, "tuner: %s: need one study file (see 'tuner %s --help')\n", name,
+			name);
+		return EXIT_USAGE;
+	}
+	if (!o->good || !o->bad) {
+		fprintf(stderr, "tuner: %s: need --good %s and --bad %s\n", name, what, what);
 		return EXIT_USAGE;
 	}
 	return -1;
