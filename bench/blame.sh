@@ -25,17 +25,7 @@ printf -- '-fz 0.97\n' >"$work/truth"
 
 named=0 spent=0
 for seed in $(seq 1 "$runs"); do
-	cat >"$work/s.yaml" <<EOF2
-study: blame
-source: {repo: $work/repo, path: src}
-space:
-  x: [""]
-build: {command: ': > "\$TUNER_OUT/a"', artifact: a}
-measure:
-  command: '$work/noisy --truth $work/truth --seed $seed --run-sd 0.005 --layout-sd 0.02 --state "\$TUNER_OUT/draws"'
-objectives:
-  - {name: speed, goal: max}
-EOF2
+	noisy_study blame "$seed" 0.005 0.02 >"$work/s.yaml"
 	"$tuner" blame -q "$work/s.yaml" --good "-O2 -fv" --bad "-O3 -fw -fx -fy -fz" \
 		--layout 16 --repeats 3 --results "$work/r$seed" >"$work/out"
 	culprit=$(sed -n 's/^culprit: //p' "$work/out")

@@ -29,17 +29,7 @@ printf -- '-fa 1.02\n-fl 1.01\n' >"$work/truth"
 compare() {
 	local seed=$1 rsd=$2 lsd=$3 a=$4 b=$5
 	shift 5
-	cat >"$work/s.yaml" <<EOF2
-study: cmp
-source: {repo: $work/repo, path: src}
-space:
-  x: [""]
-build: {command: ': > "\$TUNER_OUT/a"', artifact: a}
-measure:
-  command: '$work/noisy --truth $work/truth --seed $seed --run-sd $rsd --layout-sd $lsd --state "\$TUNER_OUT/draws"'
-objectives:
-  - {name: speed, goal: max}
-EOF2
+	noisy_study cmp "$seed" "$rsd" "$lsd" >"$work/s.yaml"
 	rm -rf "$work/r"
 	"$tuner" compare -q "$work/s.yaml" --a "$a" --b "$b" --results "$work/r" "$@" >"$work/out"
 	awk '

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "tuner/guard.h"
 #include "tuner/progress.h"
 #include "tuner/run.h"
 #include "tuner/space.h"

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "tuner/guard.h"
 #include "tuner/progress.h"
 #include "tuner/report.h"
 #include "tuner/run.h"

@@ -10,3 +10,20 @@ make -s -C "$root/targets/noisy" OUT="$work" >/dev/null
 mkdir -p "$work/repo/src"
 echo 'the noisy target needs no source' >"$work/repo/src/README"
 git -C "$work/repo" init -q && git -C "$work/repo" add -A && git -C "$work/repo" commit -q -m bench
+
+# noisy_study NAME SEED RUN_SD LAYOUT_SD: prints a one-configuration study
+# whose build is instant and whose measure is the noisy target (truth file
+# $work/truth), for commands that pick their own flags (compare, blame).
+noisy_study() {
+	cat <<EOF2
+study: $1
+source: {repo: $work/repo, path: src}
+space:
+  x: [""]
+build: {command: ': > "\$TUNER_OUT/a"', artifact: a}
+measure:
+  command: '$work/noisy --truth $work/truth --seed $2 --run-sd $3 --layout-sd $4 --state "\$TUNER_OUT/draws"'
+objectives:
+  - {name: speed, goal: max}
+EOF2
+}
