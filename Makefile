@@ -40,7 +40,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/%)
 # Tests of the threaded modules, also run under ThreadSanitizer.
 TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 
-.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel
+.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel test-kernel-pgo
 all: $(B)/tuner
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj
@@ -82,6 +82,10 @@ demo: deps all
 # Opt-in, not part of test: installs the kernel tools, builds two kernels.
 test-kernel: deps all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner
+
+# Opt-in: -O2 against -O2 with kernel PGO (gcov profile of the NAT workload).
+test-kernel-pgo: deps all
+	@targets/qemu-linux/test-kernel.sh $(B)/tuner pgo
 
 # Every bench/*.sh, the tuner's own overhead first; fails if any fails.
 bench: deps all

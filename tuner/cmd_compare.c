@@ -34,6 +34,10 @@ const char compare_usage[] =
 	"from layout noise' unless --layout-sd gives the layout spread to assume,\n"
 	"which widens the interval by it (0 for a target without layout noise).\n\n"
 	"  --a FLAGS, --b FLAGS      the two flag strings\n"
+	"  --a-pgo off|on, --b-pgo off|on\n"
+	"                            PGO for A, for B (default off; on needs the\n"
+	"                            study's train command); when they differ, --a\n"
+	"                            and --b are the same flags: one change at a time\n"
 	"  --a-rev REV, --b-rev REV  two revisions of the study's source\n"
 	"  --flags FLAGS             the flags for --a-rev/--b-rev\n"
 	"  --repeats N               measurements per build (default 10)\n"
@@ -51,6 +55,7 @@ const char compare_usage[] =
 
 struct compare_opts {
 	const char *a, *b, *a_rev, *b_rev, *flags, *results;
+	enum pgo_mode a_pgo, b_pgo;
 	unsigned repeats, layout;
 	int has_layout_sd;
 	double layout_sd; /* fraction */
@@ -96,12 +101,30 @@ static int derive(struct study *out, const struct study *s, const struct compare
 			out->has_pgo_on = 1;
 		}
 		h = hash64_str(hash64_str(hash64_str(h, vals[0]), o->a_rev), o->b_rev);
+	} else if (o->a_pgo != o->b_pgo) {
+		/* The same flags, PGO off and on (parse_options saw to it): the
+		 * space's order makes A the first configuration. */
+		const char *modes[2] = { o->a_pgo == PGO_ON ? "on" : "off",
+					 o->b_pgo == PGO_ON ? "on" : "off" };
+		if (space_add_dimension(&out->space, "compare", &o->a, 1) < 0 ||
+		    space_add_dimension(&out->space, "pgo", modes, 2) < 0)
+			goto out;
+		out->has_pgo_on = 1;
+		h = hash64_str(hash64_str(h, o->a), modes[0]);
+		h = hash64_str(h, modes[1]);
 	} else {
 		vals[0] = o->a;
 		vals[1] = o->b;
 		if (space_add_dimension(&out->space, "compare", vals, 2) < 0)
 			goto out;
 		h = hash64_str(hash64_str(h, o->a), o->b);
+		if (o->a_pgo == PGO_ON) {
+			const char *on = "on";
+			if (space_add_dimension(&out->space, "pgo", &on, 1) < 0)
+				goto out;
+			out->has_pgo_on = 1;
+			h = hash64_str(h, "pgo=on");
+		}
 	}
 	/* The journal belongs to these two variants whatever N and K: a rerun
 	 * with more repeats or seeds adds to it. */
@@ -226,8 +249,9 @@ static int report(const struct study *d, const struct run_result *res,
 		printf("  A: %s (%.12s)\n  B: %s (%.12s)\n  flags: %s\n", o->a_rev, A->commit,
 		       o->b_rev, B->commit, *A->flags ? A->flags : "(no flags)");
 	} else {
-		printf("  A: %s\n  B: %s\n", *A->flags ? A->flags : "(no flags)",
-		       *B->flags ? B->flags : "(no flags)");
+		printf("  A: %s%s\n  B: %s%s\n", *A->flags ? A->flags : "(no flags)",
+		       A->pgo ? " (PGO on)" : "", *B->flags ? B->flags : "(no flags)",
+		       B->pgo ? " (PGO on)" : "");
 	}
 	if (strcmp(A->status, "ok") || strcmp(B->status, "ok")) {
 		fprintf(stderr, "tuner: compare: A is %s, B is %s (see %s)\n", A->status, B->status,
@@ -252,6 +276,11 @@ static int run_compare(const struct study *s, const struct compare_opts *o, stru
 	char *dir = NULL;
 	int ret;
 
+	if ((o->a_pgo == PGO_ON || o->b_pgo == PGO_ON) && !s->train.command) {
+		fprintf(stderr, "tuner: compare: %s: PGO on needs the study's train command "
+			"(train: {command: ...})\n", s->path);
+		return EXIT_USAGE;
+	}
 	if (derive(&d, s, o) < 0) {
 		/* The space refuses two equal flag strings. */
 		fprintf(stderr, "tuner: compare: %s\n", tn_errmsg());
@@ -285,7 +314,8 @@ static int run_compare(const struct study *s, const struct compare_opts *o, stru
 static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet,
 			 int argc, char **argv)
 {
-	enum { OPT_A = 256, OPT_B, OPT_AREV, OPT_BREV, OPT_FLAGS, OPT_LAYOUT_SD };
+	enum { OPT_A = 256, OPT_B, OPT_AREV, OPT_BREV, OPT_FLAGS, OPT_LAYOUT_SD, OPT_APGO,
+	       OPT_BPGO };
 	static const struct option longopts[] = {
 		{ "a", required_argument, NULL, OPT_A },
 		{ "b", required_argument, NULL, OPT_B },
@@ -293,12 +323,14 @@ static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet
 		{ "b-rev", required_argument, NULL, OPT_BREV },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "layout-sd", required_argument, NULL, OPT_LAYOUT_SD },
+		{ "a-pgo", required_argument, NULL, OPT_APGO },
+		{ "b-pgo", required_argument, NULL, OPT_BPGO },
 		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cmd_measure_opts m = { .repeats = o->repeats };
 	double pct;
-	int c, ret;
+	int c, ret, pgo_given = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -319,6 +351,19 @@ static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet
 		case OPT_FLAGS:
 			o->flags = optarg;
 			break;
+		case OPT_APGO:
+		case OPT_BPGO: {
+			enum pgo_mode *mode = c == OPT_APGO ? &o->a_pgo : &o->b_pgo;
+			if (!strcmp(optarg, "on"))
+				*mode = PGO_ON;
+			else if (!strcmp(optarg, "off"))
+				*mode = PGO_OFF;
+			else
+				return usage_error(c == OPT_APGO ? "--a-pgo is off or on, not '" :
+						   "--b-pgo is off or on, not '", optarg);
+			pgo_given = 1;
+			break;
+		}
 		case OPT_LAYOUT_SD:
 			if (parse_double(&pct, optarg) < 0 || pct < 0 || !isfinite(pct))
 				return usage_error("--layout-sd takes a percentage >= 0, not '", optarg);
@@ -346,12 +391,20 @@ static int parse_options(struct compare_opts *o, struct run_opts *ro, int *quiet
 		return usage_error("give either --a and --b, or --a-rev and --b-rev", NULL);
 	if (o->flags && !o->a_rev)
 		return usage_error("--flags goes with --a-rev and --b-rev", NULL);
+	if (pgo_given && !o->a)
+		return usage_error("--a-pgo and --b-pgo go with --a and --b", NULL);
 	if (o->a) {
-		char ia[17], ib[17];
-		config_id(ia, o->a, PGO_OFF);
-		config_id(ib, o->b, PGO_OFF);
+		char ia[17], ib[17], fa[17], fb[17];
+		config_id(ia, o->a, o->a_pgo);
+		config_id(ib, o->b, o->b_pgo);
+		config_id(fa, o->a, PGO_OFF);
+		config_id(fb, o->b, PGO_OFF);
 		if (!strcmp(ia, ib))
-			return usage_error("--a and --b are the same flags: nothing to compare", NULL);
+			return usage_error("--a and --b are the same flags and PGO mode: nothing "
+					   "to compare", NULL);
+		if (o->a_pgo != o->b_pgo && strcmp(fa, fb))
+			return usage_error("--a-pgo and --b-pgo differ: give --a and --b the same "
+					   "flags, one change at a time", NULL);
 	}
 	return -1;
 }

@@ -19,7 +19,15 @@
 #                      (4..4096 bytes, a multiple of 4) is linked into the
 #                      kernel text ahead of every other object, moving all
 #                      code after it, as an unrelated commit does.
-#   TUNER_PGO          must be "off" (kernel PGO is not implemented)
+#   TUNER_PGO          off; generate: the kernel with gcov
+#                      (CONFIG_DEBUG_FS, CONFIG_GCOV_KERNEL,
+#                      CONFIG_GCOV_PROFILE_ALL), for train.sh to profile;
+#                      use: the .gcda tree in TUNER_PROFILE_DIR (laid out
+#                      like the build directory, as train.sh leaves it) is
+#                      copied next to the objects and the kernel is built
+#                      with -fprofile-use. The config is otherwise the same
+#                      as off, so a use build compares with an off build.
+#   TUNER_PROFILE_DIR  with use: the profile tree
 # Options:
 #   TUNER_KERNEL_WORK    work area (default <repo>/results/qemu-linux-work)
 #   TUNER_KERNEL_CCACHE  1 (default when ccache is installed): compile
@@ -43,10 +51,16 @@ seed=${TUNER_LAYOUT_SEED:-0}
 cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
 lock=${TUNER_KERNEL_LOCK:-$work/cpu.lock}
 
-if [ "${TUNER_PGO:-off}" != off ]; then
-	echo "build.sh: kernel PGO (TUNER_PGO=$TUNER_PGO) is not implemented" >&2
-	exit 1
-fi
+pgo=${TUNER_PGO:-off}
+case $pgo in
+off | generate) ;;
+use)
+	: "${TUNER_PROFILE_DIR:?TUNER_PGO=use needs TUNER_PROFILE_DIR}"
+	[ -n "$(find "$TUNER_PROFILE_DIR" -name '*.gcda' -print -quit 2>/dev/null)" ] ||
+		{ echo "build.sh: no .gcda under $TUNER_PROFILE_DIR" >&2; exit 1; }
+	;;
+*) echo "build.sh: bad TUNER_PGO '$pgo' (off, generate or use)" >&2; exit 1 ;;
+esac
 case $seed in *[!0-9]* | '') echo "build.sh: bad TUNER_LAYOUT_SEED '$seed'" >&2; exit 1 ;; esac
 
 # An outer make (make test-kernel) must not lend us its job server.
@@ -73,7 +87,11 @@ exec 9>"$lock"
 flock -s 9
 
 kmake=(make -s -C "$TUNER_SRC" O="$B" ARCH=arm CROSS_COMPILE="$cross" -j"$jobs")
-if [ "${TUNER_KERNEL_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
+# Not for PGO builds: an instrumented object holds the absolute path of its
+# .gcda (its own build directory), which a cache hit made in another
+# directory would get wrong, and a profile-use compile reads a .gcda that
+# must not be answered from a cache.
+if [ "${TUNER_KERNEL_CCACHE:-1}" = 1 ] && [ "$pgo" = off ] && command -v ccache >/dev/null; then
 	export CCACHE_DIR=$work/ccache
 	# Build directories differ per configuration: hash relative paths.
 	export CCACHE_BASEDIR=/
@@ -115,6 +133,11 @@ start=$(date +%s.%N)
 		echo "CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE=y"
 		echo "# CONFIG_CC_OPTIMIZE_FOR_SIZE is not set"
 	fi
+	if [ "$pgo" = generate ]; then
+		echo "CONFIG_DEBUG_FS=y"
+		echo "CONFIG_GCOV_KERNEL=y"
+		echo "CONFIG_GCOV_PROFILE_ALL=y"
+	fi
 } >"$B/tuner.fragment"
 (cd "$B" && ARCH=arm CROSS_COMPILE="$cross" \
 	"$TUNER_SRC/scripts/kconfig/merge_config.sh" -m -O "$B" "$B/.config" "$B/tuner.fragment" >"$B/merge_config.log")
@@ -135,8 +158,23 @@ while IFS= read -r line; do
 done <"$B/tuner.fragment"
 [ $bad -eq 0 ] || exit 1
 
+# The profile: each object's .gcda beside it, where -fprofile-use looks
+# (the object's path with .gcda). A function whose code differs from the
+# profiled build's (a coverage mismatch: CONFIG_DEBUG_FS code, say) keeps
+# no profile instead of failing the build; the count goes to the sizes.
+kcflags=$flags
+if [ "$pgo" = use ]; then
+	(cd "$TUNER_PROFILE_DIR" && find . -name '*.gcda' -print0 | cpio -0pdm --quiet "$B")
+	kcflags="$flags -fprofile-use -fprofile-correction -Wno-missing-profile -Wno-error=coverage-mismatch"
+fi
+
 # KCFLAGS reaches make through the environment, as the flags came.
-KCFLAGS=$flags "${kmake[@]}" zImage vexpress-v2p-ca9.dtb
+# (Its warnings are kept for the count below, then go to the build log.)
+if ! KCFLAGS=$kcflags "${kmake[@]}" zImage vexpress-v2p-ca9.dtb 2>"$B/tuner-make.err"; then
+	cat "$B/tuner-make.err" >&2
+	exit 1
+fi
+cat "$B/tuner-make.err" >&2
 end=$(date +%s.%N)
 
 zimage=$B/arch/arm/boot/zImage
@@ -144,7 +182,13 @@ zimage=$B/arch/arm/boot/zImage
 zbytes=$(stat -c %s "$zimage")
 text=$("${cross}size" -A "$B/vmlinux" | awk '$1 == ".text" { print $2 }')
 secs=$(echo "$end - $start" | bc)
-printf 'optimize=%s flags=%s seed=%s\nbuild_seconds=%.0f\nzimage_bytes=%s\nvmlinux_text_bytes=%s\n' \
-	"$opt" "$flags" "$seed" "$secs" "$zbytes" "$text" >"$B/tuner-sizes.txt"
+printf 'optimize=%s flags=%s seed=%s pgo=%s\nbuild_seconds=%.0f\nzimage_bytes=%s\nvmlinux_text_bytes=%s\n' \
+	"$opt" "$flags" "$seed" "$pgo" "$secs" "$zbytes" "$text" >"$B/tuner-sizes.txt"
+if [ "$pgo" = use ]; then
+	n=$(find "$TUNER_PROFILE_DIR" -name '*.gcda' | wc -l)
+	mism=$(grep -c 'coverage mismatch\|-Wcoverage-mismatch' "$B/tuner-make.err" || true)
+	printf 'pgo_profiles=%s\npgo_coverage_mismatches=%s\n' "$n" "$mism" >>"$B/tuner-sizes.txt"
+	echo "build.sh: PGO use: $n .gcda files, $mism coverage mismatch warnings" >&2
+fi
 echo "build.sh: CONFIG_CC_OPTIMIZE_FOR_${opt^^}, KCFLAGS '$flags', $(printf %.0f "$secs") s;" \
 	"zImage $zbytes bytes, vmlinux .text $text bytes" >&2

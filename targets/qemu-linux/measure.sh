@@ -40,6 +40,13 @@
 #   TUNER_KERNEL_QEMU_CPU      CPU for QEMU (default 0)
 #   TUNER_KERNEL_IPERF_CPU     CPU for iperf3 (default 1)
 #   TUNER_KERNEL_LOCK_WAIT     seconds to wait for running builds (default 3000)
+#   TUNER_KERNEL_GCOV          a file: the kernel is a gcov one (build.sh
+#                              with TUNER_PGO=generate); after the run its
+#                              profile (every .gcda under the guest's
+#                              /sys/kernel/debug/gcov, counted from the
+#                              ready marker on) is written there as a
+#                              gzipped tar (train.sh uses this)
+#   TUNER_KERNEL_GCOV_TIMEOUT  seconds to wait for it (default 600)
 #   TUNER_KERNEL_LOG           directory for the console log and iperf3
 #                              server output (default: a temporary one,
 #                              removed; given: kept)
@@ -57,6 +64,8 @@ icpu=${TUNER_KERNEL_IPERF_CPU:-1}
 lock=${TUNER_KERNEL_LOCK:-$work/cpu.lock}
 lock_wait=${TUNER_KERNEL_LOCK_WAIT:-3000}
 insns=${TUNER_KERNEL_INSNS:-1}
+gcov=${TUNER_KERNEL_GCOV:-}
+gcov_timeout=${TUNER_KERNEL_GCOV_TIMEOUT:-600}
 
 say() { echo "measure.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -87,6 +96,7 @@ fi
 console=$logdir/console.log
 qemu_pid=
 srv_pid=
+gcat_pid=
 
 # Removes what a run with process id $1 left.
 remove_run() {
@@ -103,6 +113,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	set +e # everything below is best effort
 	[ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
+	[ -n "$gcat_pid" ] && kill "$gcat_pid" 2>/dev/null
 	if [ -n "$qemu_pid" ]; then
 		kill "$qemu_pid" 2>/dev/null
 		wait "$qemu_pid" 2>/dev/null
@@ -158,12 +169,25 @@ ip -n "$ns_lan" route add default via 192.168.1.1
 
 : >"$console"
 
+# The gcov channel: the guest's second UART as a pair of FIFOs (QEMU opens
+# both read-write, so neither open blocks), read from the start so the
+# guest never waits on a full pipe.
+append="console=ttyAMA0 rdinit=/init"
+serial2=()
+if [ -n "$gcov" ]; then
+	mkfifo "$logdir/gcov.in" "$logdir/gcov.out"
+	cat "$logdir/gcov.out" >"$logdir/gcov.txt" &
+	gcat_pid=$!
+	append+=" tuner.gcov"
+	serial2=(-serial "pipe:$logdir/gcov")
+fi
+
 # The router. No -daemonize: QEMU stays in this process group, so tuner's
 # timeout reaches it.
 taskset -c "$qcpu" qemu-system-arm -M vexpress-a9 -m 256M -smp 1 -audiodev none,id=snd0 \
 	-dtb "$dtb" -kernel "$zimage" -initrd "$initrd" \
-	-append "console=ttyAMA0 rdinit=/init" \
-	-display none -monitor none -serial "file:$console" "${plugin[@]}" \
+	-append "$append" \
+	-display none -monitor none -serial "file:$console" "${serial2[@]}" "${plugin[@]}" \
 	-netdev "tap,id=lan,ifname=$tap_l,script=no,downscript=no" \
 	-device "virtio-net-device,netdev=lan,mac=$LAN_MAC,csum=off,guest_csum=off" \
 	-netdev "tap,id=wan,ifname=$tap_w,script=no,downscript=no" \
@@ -218,6 +242,23 @@ if [ $rc -ne 0 ]; then
 fi
 grep -q '"remote_host":[[:space:]]*"10.0.0.2"' "$logdir/server.json" ||
 	die "the server did not see the router's WAN address: no masquerade? $(grep -o '"remote_host":[^,]*' "$logdir/server.json" | head -1)"
+if [ -n "$gcov" ]; then
+	echo dump >"$logdir/gcov.in"
+	deadline=$(( $(date +%s) + gcov_timeout ))
+	until grep -q '^TUNER-GCOV-END' "$logdir/gcov.txt"; do
+		kill -0 "$qemu_pid" 2>/dev/null || die "QEMU exited before the profile was written"
+		[ "$(date +%s)" -lt "$deadline" ] ||
+			die "no profile from the guest within $gcov_timeout s ($(stat -c %s "$logdir/gcov.txt") bytes)"
+		sleep 0.5
+	done
+	n=$(tr -d '\r' <"$logdir/gcov.txt" | sed -n 's/^TUNER-GCOV-BEGIN \([0-9]*\)$/\1/p')
+	tr -d '\r' <"$logdir/gcov.txt" | sed -n '/^TUNER-GCOV-BEGIN/,/^TUNER-GCOV-END/{/^TUNER-GCOV/d;p}' |
+		base64 -d >"$gcov" || die "the guest's profile does not decode"
+	got=$(tar -tzf "$gcov" | grep -c '\.gcda$' || true)
+	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$got" = "$n" ] ||
+		die "the guest sent ${n:-no} .gcda files, the archive holds $got"
+	say "profile: $n .gcda files, $(stat -c %s "$gcov") bytes"
+fi
 if [ "$insns" = 1 ]; then
 	[ "$c0" -gt 0 ] && [ "$c1" -gt "$c0" ] || die "no instruction count from the plugin ($c0 -> $c1)"
 	jq --argjson n "$((c1 - c0))" '. + {tuner_guest: {instructions: $n,

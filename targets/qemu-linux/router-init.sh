@@ -5,6 +5,15 @@
 # a stateful forward filter, pfifo as every interface's qdisc, and
 # offloads off so each packet takes the per-packet path. Prints
 # TUNER-ROUTER-READY on the console, or TUNER-ROUTER-FAILED: REASON.
+#
+# With tuner.gcov on the kernel command line (a TUNER_PGO=generate kernel,
+# run by train.sh through measure.sh): mounts debugfs, zeroes the gcov
+# counters just before the ready marker, so the profile is of the NAT
+# workload alone, and then waits for a line on the second UART (ttyAMA1,
+# the host's pipe). On it, it copies every .gcda of /sys/kernel/debug/gcov
+# (seq files: their size reads as 0, so they are read with cat) into
+# /tmp and writes them back on ttyAMA1 as a base64 gzipped tar between
+#   TUNER-GCOV-BEGIN <files>   and   TUNER-GCOV-END
 /bin/busybox mkdir -p /proc /sys /dev /run /tmp /usr/bin /usr/sbin /sbin
 /bin/busybox --install -s
 mount -t proc proc /proc
@@ -64,5 +73,27 @@ echo "router: lan=$lan wan=$wan"
 tc qdisc show 2>/dev/null
 ethtool -k "$lan" 2>/dev/null | grep -E '^(generic-receive|generic-segment|tcp-segment|tx-checksumming|scatter)'
 nft list ruleset | grep -c masquerade | sed 's/^/router: masquerade rules: /'
+gcov=0
+case " $(cat /proc/cmdline) " in *" tuner.gcov "*) gcov=1 ;; esac
+if [ $gcov = 1 ]; then
+	mount -t debugfs debugfs /sys/kernel/debug || die "cannot mount debugfs"
+	g=/sys/kernel/debug/gcov
+	[ -e $g/reset ] || die "no $g: not a CONFIG_GCOV_KERNEL kernel"
+	stty -F /dev/ttyAMA1 raw -echo || die "no second UART /dev/ttyAMA1"
+	echo 1 >$g/reset || die "cannot reset the gcov counters"
+fi
 echo "TUNER-ROUTER-READY"
+if [ $gcov = 1 ]; then
+	read -r _ </dev/ttyAMA1
+	cd $g && find . -name '*.gcda' | while read -r f; do
+		mkdir -p "/tmp/gcov/${f%/*}" && cat "$f" >"/tmp/gcov/$f"
+	done
+	n=$(find /tmp/gcov -name '*.gcda' | wc -l)
+	echo "router: gcov: $n .gcda files"
+	{
+		echo "TUNER-GCOV-BEGIN $n"
+		tar -c -C /tmp/gcov . | gzip -c | base64
+		echo "TUNER-GCOV-END"
+	} >/dev/ttyAMA1
+fi
 while :; do sleep 3600; done

@@ -56,6 +56,38 @@ grep '"type":"measure"' "$j" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' | uniq 
 [ "$(count_records "$j" measure)" -eq 10 ] || fail "rerun measured again"
 diff "$TMPDIR/o1" "$TMPDIR/o1b" || fail "rerun differs"
 
+# PGO as the one change: the train command (run in the generate phase)
+# leaves a profile that the use build turns into -fa, 2% faster.
+{
+	study 3 0.005 0 | sed '/^build:/d'
+	cat <<'EOF2'
+build:
+  command: 'cp "$TUNER_SRC/extra" "$TUNER_OUT/a" && if [ "$TUNER_PGO" = use ]; then cat "$TUNER_PROFILE_DIR/p" >>"$TUNER_OUT/a"; fi'
+  artifact: a
+train: {command: 'test "$TUNER_PGO" = generate && echo -fa >"$TUNER_PROFILE_DIR/p"'}
+EOF2
+} >"$TMPDIR/p.yaml"
+"$TUNER" compare -q "$TMPDIR/p.yaml" --a "" --b "" --b-pgo on --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/cp" >"$TMPDIR/op" || fail "PGO compare failed: $(cat "$TMPDIR/op")"
+grep -qx '  B: (no flags) (PGO on)' "$TMPDIR/op" || fail "PGO compare: $(head -3 "$TMPDIR/op")"
+[ "$(verdict "$TMPDIR/op")" = "B is better" ] || fail "PGO verdict: $(verdict "$TMPDIR/op")"
+jq -e -s '[.[] | select(.type == "build") | .pgo] | sort == [0, 1]' "$TMPDIR/cp/journal.jsonl" \
+	>/dev/null || fail "PGO compare: want one build with PGO off and one with it on"
+for args in "--a x --b y --b-pgo on" "--a x --b x --a-pgo sometimes" "--a-rev HEAD --b-rev HEAD --b-pgo on"; do
+	set +e
+	# shellcheck disable=SC2086
+	"$TUNER" compare -q "$TMPDIR/p.yaml" $args >/dev/null 2>"$TMPDIR/err"
+	rc=$?
+	set -e
+	[ $rc -eq 2 ] || fail "compare $args: exit $rc, want 2"
+done
+set +e
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "" --b-pgo on >/dev/null 2>"$TMPDIR/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q 'needs the study.s train command' "$TMPDIR/err" ||
+	fail "PGO without a train command: exit $rc, $(cat "$TMPDIR/err")"
+
 # One layout seed a side and nothing assumed: compare cannot tell flags
 # from layout luck, whatever the numbers.
 "$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --results "$TMPDIR/c2" >"$TMPDIR/o2"

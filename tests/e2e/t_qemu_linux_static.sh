@@ -33,12 +33,32 @@ sed 's|^source: .*|source: {repo: ., rev: HEAD}|' "$ROOT/spaces/qemu-linux.yaml"
 out=$("$TUNER" check "$repo/k.yaml") || fail "tuner check: $out"
 echo "$out" | grep -q '2 configurations' || fail "expected -O2 and -Os: $out"
 echo "$out" | grep -q -- ' -Os$' || fail "no -Os configuration: $out"
+# Kernel PGO is one line away: the study has its train command.
+sed -i 's|^  # pgo:     \[off, on\]|  pgo: [off, on]|' "$repo/k.yaml"
+out=$("$TUNER" check "$repo/k.yaml") || fail "tuner check with pgo: $out"
+echo "$out" | grep -q '4 configurations' || fail "expected 4 configurations with pgo: $out"
+echo "$out" | grep -q 'pgo=on   -O2$' || fail "no PGO -O2 configuration: $out"
 
 export TUNER_KERNEL_WORK=$TMPDIR/work
-if TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o TUNER_PGO=generate "$t/build.sh" 2>"$TMPDIR/err"; then
-	fail "build.sh accepted TUNER_PGO=generate"
+# PGO: only off, generate and use; use needs a profile tree with .gcda.
+mkdir -p "$TMPDIR/noprof"
+for args in "TUNER_PGO=sometimes:bad TUNER_PGO 'sometimes'" \
+	"TUNER_PGO=use:TUNER_PGO=use needs TUNER_PROFILE_DIR" \
+	"TUNER_PGO=use TUNER_PROFILE_DIR=$TMPDIR/noprof:no .gcda under $TMPDIR/noprof"; do
+	# shellcheck disable=SC2086
+	if env TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o ${args%%:*} "$t/build.sh" 2>"$TMPDIR/err"; then
+		fail "build.sh accepted ${args%%:*}"
+	fi
+	grep -qF "${args#*:}" "$TMPDIR/err" || fail "build.sh ${args%%:*}: $(cat "$TMPDIR/err")"
+done
+if TUNER_ARTIFACT=$TMPDIR/none TUNER_OUT=$TMPDIR/o "$t/train.sh" 2>"$TMPDIR/err"; then
+	fail "train.sh ran without TUNER_PROFILE_DIR"
 fi
-grep -q 'kernel PGO .* is not implemented' "$TMPDIR/err" || fail "build.sh PGO: $(cat "$TMPDIR/err")"
+grep -q 'TUNER_PROFILE_DIR not set' "$TMPDIR/err" || fail "train.sh: $(cat "$TMPDIR/err")"
+if TUNER_ARTIFACT=$TMPDIR/none TUNER_OUT=$TMPDIR/o TUNER_PROFILE_DIR=$TMPDIR/p "$t/train.sh" 2>"$TMPDIR/err"; then
+	fail "train.sh trained a missing kernel"
+fi
+grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "train.sh: $(cat "$TMPDIR/err")"
 if TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o TUNER_LAYOUT_SEED=x "$t/build.sh" 2>"$TMPDIR/err"; then
 	fail "build.sh accepted layout seed x"
 fi
