@@ -29,6 +29,10 @@ die() { echo "train.sh: $*" >&2; exit 1; }
 
 tmp=$(mktemp -d /tmp/tuner-train.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+# tuner's timeout TERMs the process group: leave through EXIT (measure.sh
+# tears QEMU and the namespaces down itself).
+trap 'exit 130' INT
+trap 'exit 143' TERM
 TUNER_KERNEL_INSNS=0 TUNER_KERNEL_GCOV=$tmp/gcov.tar.gz \
 	TUNER_KERNEL_IPERF_TIME=${TUNER_KERNEL_TRAIN_TIME:-10} \
 	TUNER_KERNEL_BOOT_TIMEOUT=${TUNER_KERNEL_BOOT_TIMEOUT:-180} \
