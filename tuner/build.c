@@ -28,9 +28,13 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 	h = hash64_str(h, c->pgo == PGO_ON && s->train.command ? s->train.command : "");
 	h = hash64_str(h, s->artifact);
 	h = hash64_str(h, compiler ? compiler : "");
-	/* Only when set, so that the keys of studies without it stay. */
+	/* Only when set, so that the keys of studies without them stay. */
 	if (s->applied == APPLIED_RECORD)
 		h = hash64_str(h, "applied=record");
+	if (s->build.inputs[0])
+		h = hash64_str(h, s->build.inputs);
+	if (c->pgo == PGO_ON && s->train.inputs[0])
+		h = hash64_str(h, s->train.inputs);
 	hash64_hex(out, h);
 }
 

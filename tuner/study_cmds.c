@@ -3,17 +3,23 @@
  * deploy, reboot, size, measure). See include/tuner/study.h for the format and
  * study_priv.h for how this half meets study.c.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tuner/cgmodel.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
 /* Known keys of each mapping, NULL-terminated. */
-static const char *const build_keys[] = { "command", "artifact", "timeout", "applied", NULL };
+static const char *const build_keys[] = {
+	"command", "artifact", "timeout", "applied", "inputs", NULL
+};
 static const char *const cmd_keys[] = { "command", "timeout", NULL };
+static const char *const train_keys[] = { "command", "timeout", "inputs", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
 	"command", "parser", "timeout", "repeats", "model", NULL
@@ -48,16 +54,106 @@ static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
 	return 0;
 }
 
+/* Adds the names and bytes of path (a file, or every regular file below a
+ * directory, in name order) to *h. 0, or -1 with errno set. */
+static int hash_input(uint64_t *h, const char *path)
+{
+	struct stat st;
+	struct dirent **ents = NULL;
+	int n, ret = 0, err = 0;
+
+	if (stat(path, &st) < 0)
+		return -1;
+	if (S_ISREG(st.st_mode)) {
+		char *data;
+		size_t len;
+
+		if (read_file(&data, &len, path) < 0)
+			return -1;
+		*h = hash64(hash64_str(*h, "file"), data, len);
+		free(data);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		errno = EINVAL;
+		return -1;
+	}
+	n = scandir(path, &ents, NULL, alphasort);
+	if (n < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		char *sub;
+
+		if (ret < 0 || !strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		sub = xasprintf("%s/%s", path, name);
+		*h = hash64_str(*h, name);
+		if (stat(sub, &st) < 0 || ((S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) &&
+					   hash_input(h, sub) < 0)) {
+			err = errno;
+			ret = -1;
+		}
+		free(sub);
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	errno = err;
+	return ret;
+}
+
+/* SECTION.inputs: a list of paths relative to the study's directory;
+ * their hash goes to out->inputs. */
+static int parse_inputs(const struct loader *ld, struct cmd_spec *out, const struct ynode *n,
+			const char *section)
+{
+	uint64_t h = hash64_str(HASH64_INIT, "tuner-inputs-1");
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s.inputs", section);
+	if (ynode_want(ld->path, n, YNODE_SEQ, what) < 0)
+		return -1;
+	if (n->nkids == 0)
+		return study_err(ld, n, "'%s' is empty (leave it out instead)", what);
+	for (size_t i = 0; i < n->nkids; i++) {
+		const struct ynode *v = n->kids[i];
+		char *rel = NULL, *path;
+		int err;
+
+		if (ynode_str(&rel, ld->path, v, what) < 0)
+			return -1;
+		if (!*rel) {
+			free(rel);
+			return study_err(ld, v, "empty path in '%s'", what);
+		}
+		path = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", ld->s->dir, rel);
+		h = hash64_str(h, rel);
+		err = hash_input(&h, path) < 0 ? errno : 0;
+		free(path);
+		if (err) {
+			study_err(ld, v, "%s: cannot read '%s': %s", what, rel, strerror(err));
+			free(rel);
+			return -1;
+		}
+		free(rel);
+	}
+	hash64_hex(out->inputs, h);
+	return 0;
+}
+
 /* A section that is just a command: train, deploy and reboot. */
 static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
 			     const struct ynode *n, const char *section)
 {
-	if (study_want_map(ld, n, section, cmd_keys) < 0 ||
+	if (study_want_map(ld, n, section, strcmp(section, "train") ? cmd_keys : train_keys) < 0 ||
 	    parse_cmd_fields(ld, out, n, section) < 0)
 		return -1;
 	if (!out->command)
 		return study_err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
 				 "missing %s command", section);
+	if (ynode_get(n, "inputs") && parse_inputs(ld, out, ynode_get(n, "inputs"), section) < 0)
+		return -1;
 	return 0;
 }
 
@@ -104,6 +200,9 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 		return study_err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
 	v = ynode_get(n, "applied");
 	if (v && parse_applied(ld, v) < 0)
+		return -1;
+	v = ynode_get(n, "inputs");
+	if (v && parse_inputs(ld, &s->build, v, "build") < 0)
 		return -1;
 	return 0;
 }

@@ -45,7 +45,8 @@ struct build_request {
  * Computes the build cache key: source tree id, flags, PGO mode, layout
  * seed, build and train commands, artifact name and compiler version, and
  * "applied=record" when build.applied is record (such a build gets
- * -frecord-gcc-switches, so its artifact differs).
+ * -frecord-gcc-switches, so its artifact differs), and the hash of
+ * build.inputs (and, for PGO, train.inputs) when the study has them.
  */
 void build_key(char out[17], const struct study *s, const struct config *c,
 	       unsigned layout_seed, const char *tree, const char *compiler);

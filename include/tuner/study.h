@@ -16,12 +16,15 @@
  *   space:                            # required mapping, >= 1 dimension
  *     NAME: [VALUE, ...]              # strings; "" allowed; "pgo": off/on
  *   build: {command: CMD, artifact: FILE, timeout: SECONDS,
- *           applied: record | {command: CMD, timeout: SECONDS}}
+ *           applied: record | {command: CMD, timeout: SECONDS},
+ *           inputs: [PATH, ...]}
  *                                     # command and artifact required;
  *                                     # artifact relative to $TUNER_OUT;
  *                                     # applied: check which flags each
- *                                     # build really used (below)
- *   train: {command: CMD, timeout: SECONDS}   # required if pgo: on appears
+ *                                     # build really used (below);
+ *                                     # inputs: below
+ *   train: {command: CMD, timeout: SECONDS, inputs: [PATH, ...]}
+ *                                     # required if pgo: on appears
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
  *   reboot: {command: CMD, timeout: SECONDS}  # optional, between two
  *                                     # measurements on a testbed (before
@@ -63,6 +66,15 @@
  * A check that finds no lines, or a command that fails, is a warning, not
  * a failed build.
  *
+ * build.inputs and train.inputs name the files a build reads from outside
+ * the source tree (its script, a config fragment): their bytes are part of
+ * the build key, so editing one rebuilds, where the command's text alone
+ * would keep the old builds. Paths are relative to the study file's
+ * directory; a directory stands for every regular file below it (names and
+ * bytes, in name order; symlinks followed). train.inputs count for PGO
+ * builds only, as the train command does. A path that cannot be read is
+ * an error at load time.
+ *
  * measure.model is the cache model of the cachegrind-model parsers (see
  * cgmodel.h); every key is optional, the numbers are > 0:
  *   l1_miss: 12       cycles an L1 miss costs when the L2 has the line
@@ -103,6 +115,8 @@ struct cmd_spec {
 	char *command;  /* malloced; NULL when the section is absent */
 	double timeout; /* seconds; 0 = no limit */
 	struct study_loc loc;
+	char inputs[17]; /* hash of the inputs' names and bytes (build and
+	                    train only); "" without inputs */
 };
 
 enum size_kind { SIZE_NONE, SIZE_FILE, SIZE_TEXT, SIZE_COMMAND };

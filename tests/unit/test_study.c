@@ -592,6 +592,85 @@ static void test_study__model_errors(void **state)
 		     "'measure.model' applies only to the cachegrind-model parsers");
 }
 
+/* Loads yaml as tmpdir/s.yaml; copies build's and train's inputs hashes. */
+static void load_inputs(const char *yaml, char build[17], char train[17])
+{
+	struct study s;
+	char *path = write_yaml("s.yaml", yaml);
+
+	if (study_load(&s, path) < 0)
+		fail_msg("%s", tn_errmsg());
+	memcpy(build, s.build.inputs, 17);
+	memcpy(train, s.train.inputs, 17);
+	study_release(&s);
+	free(path);
+}
+
+#define BUILD_INPUTS(list) "build: {command: make, artifact: a.out, inputs: " list "}\n"
+
+static void test_study__inputs(void **state)
+{
+	char none[17], b1[17], b2[17], b3[17], t[17];
+	char *sub = xasprintf("%s/frag/sub", tmpdir);
+
+	assert_int_equal(mkdir_p(sub), 0);
+	free(write_yaml("build.sh", "make \"$@\"\n"));
+	free(write_yaml("frag/sub/a.config", "CONFIG_A=y\n"));
+	load_inputs(L1 L2 L3 L4 L5 L6, none, t);
+	assert_string_equal(none, "");
+	assert_string_equal(t, "");
+
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[build.sh, frag]") L5 L6, b1, t);
+	assert_int_equal(strlen(b1), 16);
+	assert_string_equal(t, "");
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[build.sh, frag]") L5 L6, b2, t);
+	assert_string_equal(b1, b2);
+	/* A file deep in a listed directory changes the hash; putting its
+	 * bytes back restores it. */
+	free(write_yaml("frag/sub/a.config", "CONFIG_A=n\n"));
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[build.sh, frag]") L5 L6, b2, t);
+	assert_string_not_equal(b1, b2);
+	free(write_yaml("frag/sub/a.config", "CONFIG_A=y\n"));
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[build.sh, frag]") L5 L6, b2, t);
+	assert_string_equal(b1, b2);
+	/* So does a new file there, and the list's order. */
+	free(write_yaml("frag/b.config", ""));
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[build.sh, frag]") L5 L6, b3, t);
+	assert_string_not_equal(b1, b3);
+	load_inputs(L1 L2 L3 BUILD_INPUTS("[frag, build.sh]") L5 L6, b2, t);
+	assert_string_not_equal(b3, b2);
+
+	load_inputs(L1 L2 L3 "  pgo: [off, on]\n" L4 "train: {command: t, inputs: [build.sh]}\n" L5 L6,
+		    b1, t);
+	assert_string_equal(b1, "");
+	assert_int_equal(strlen(t), 16);
+	free(sub);
+}
+
+static void test_study__inputs_errors(void **state)
+{
+	char *dangling = xasprintf("%s/links", tmpdir);
+
+	expect_error(L1 L2 L3 BUILD_INPUTS("[nope]") L5 L6, "4:50",
+		     "build.inputs: cannot read 'nope': No such file or directory");
+	expect_error(L1 L2 L3 BUILD_INPUTS("build.sh") L5 L6, "4:49",
+		     "'build.inputs' must be a list");
+	expect_error(L1 L2 L3 BUILD_INPUTS("[]") L5 L6, "4:49", "'build.inputs' is empty");
+	expect_error(L1 L2 L3 BUILD_INPUTS("['']") L5 L6, "4:50", "empty path in 'build.inputs'");
+	expect_error(L1 L2 L3 L4 "deploy: {command: d, inputs: [x]}\n" L5 L6, "5:22",
+		     "unknown key 'inputs'");
+	expect_error(L1 L2 L3 "  pgo: [off, on]\n" L4 "train: {command: t, inputs: [gone]}\n" L5 L6,
+		     "6:30", "train.inputs: cannot read 'gone'");
+	/* A directory with a link to nowhere cannot be read whole. */
+	assert_int_equal(mkdir_p(dangling), 0);
+	free(dangling);
+	dangling = xasprintf("%s/links/x", tmpdir);
+	assert_int_equal(symlink("/nonexistent/tuner", dangling), 0);
+	expect_error(L1 L2 L3 BUILD_INPUTS("[links]") L5 L6, "4:50",
+		     "build.inputs: cannot read 'links'");
+	free(dangling);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(test_study__##name, setup, teardown)
@@ -627,6 +706,8 @@ int main(void)
 		T(yaml_oddities),
 		T(model),
 		T(model_errors),
+		T(inputs),
+		T(inputs_errors),
 	};
 #undef T
 
