@@ -75,7 +75,7 @@ void env_free(char **env)
 }
 
 int run_shell(struct runner *r, const char *command, char *const *env,
-	      const char *log, int capture, double timeout)
+	      const char *log, size_t capture, double timeout)
 {
 	const char *argv[] = { "/bin/sh", "-c", command, NULL };
 	struct runner_opts o = RUNNER_OPTS_INIT;
@@ -83,7 +83,8 @@ int run_shell(struct runner *r, const char *command, char *const *env,
 	o.argv = argv;
 	o.env = (const char *const *)env;
 	o.log_path = log;
-	o.capture = capture;
+	o.capture = capture > 0;
+	o.capture_max = capture;
 	o.timeout = timeout;
 	return runner_run(r, &o);
 }
@@ -150,12 +151,15 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 		break;
 	}
 	env = env_build(e);
-	ret = run_shell(&r, s->size_cmd.command, env, log, 1, s->size_cmd.timeout);
+	ret = run_shell(&r, s->size_cmd.command, env, log, CAPTURE_MEASURE, s->size_cmd.timeout);
 	env_free(env);
 	if (ret == 0 && r.result.cancelled)
 		ret = BUILD_ECANCELLED;
 	else if (ret == 0 && r.result.status != 0)
 		ret = tn_error("size command exited with status %d", r.result.status);
+	else if (ret == 0 && r.result.out_truncated)
+		ret = tn_error("size command printed more than %zu MiB: not parsed",
+			       CAPTURE_MEASURE >> 20);
 	else if (ret == 0)
 		ret = measure_parse(out, "number", NULL, r.result.out, r.result.out_len);
 	runner_release(&r);
@@ -221,7 +225,8 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 	} else {
 		env = env_build(e);
 		log_line(log, "== tuner: %s\n", "applied");
-		ret = run_shell(&r, s->applied_cmd.command, env, log, 1, s->applied_cmd.timeout);
+		ret = run_shell(&r, s->applied_cmd.command, env, log, CAPTURE_APPLIED,
+				s->applied_cmd.timeout);
 		env_free(env);
 		if (ret < 0)
 			goto out;
@@ -238,6 +243,14 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 		else
 			n = applied_text_lines(&lines, r.result.out ? r.result.out : "",
 					       r.result.out_len);
+		/* Past the cap: judge the whole lines, say what was left out. */
+		if (!note && r.result.out_truncated) {
+			if (n && r.result.out_len && r.result.out[r.result.out_len - 1] != '\n')
+				free(lines[--n]);
+			note = xasprintf("build.applied command printed more than %zu MiB: "
+					 "only its first %zu lines were judged",
+					 CAPTURE_APPLIED >> 20, n);
+		}
 		if (!note && !n)
 			note = xstrdup("build.applied command printed no command lines");
 	}

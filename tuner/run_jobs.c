@@ -124,7 +124,8 @@ static void measure_once(struct mjob *m)
 	if (!err.len && s->deploy.command && step(&err, &s->deploy, "deploy", env, log))
 		goto out;
 	if (!err.len) {
-		if (run_shell(&r, s->measure.command, env, log, 1, s->measure.timeout) < 0)
+		if (run_shell(&r, s->measure.command, env, log, CAPTURE_MEASURE,
+			      s->measure.timeout) < 0)
 			strbuf_addf(&err, "measure: %s", tn_errmsg());
 		else if (r.result.cancelled)
 			goto out;
@@ -132,6 +133,9 @@ static void measure_once(struct mjob *m)
 			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
 		else if (r.result.status)
 			strbuf_addf(&err, "measure failed with status %d", r.result.status);
+		else if (r.result.out_truncated)
+			strbuf_addf(&err, "measure printed more than %zu MiB on stdout: not parsed "
+				    "(all of it is in the log)", CAPTURE_MEASURE >> 20);
 	}
 
 	memcpy(rec.build_key, u->key, sizeof(rec.build_key));

@@ -76,11 +76,18 @@ void env_free(char **env);
 
 /*
  * Runs `/bin/sh -c command` with env, appending output to log (NULL: none),
- * capturing stdout when capture is set. Result in r (release with
+ * capturing up to capture bytes of stdout (0: none; the rest still goes to
+ * the log, and r->result.out_truncated says so). Result in r (release with
  * runner_release). 0, or -1 with message when it could not be started.
  */
 struct runner;
 int run_shell(struct runner *r, const char *command, char *const *env,
-	      const char *log, int capture, double timeout);
+	      const char *log, size_t capture, double timeout);
+
+/* What a measure or size command may print (its numbers are read from the
+ * whole output, so more is an error, not a prefix to parse), and what a
+ * build.applied command may (a kernel's .cmd lines are ~2.5 KB each). */
+#define CAPTURE_MEASURE ((size_t)1 << 20)
+#define CAPTURE_APPLIED ((size_t)256 << 20)
 
 #endif

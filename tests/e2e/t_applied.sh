@@ -118,6 +118,10 @@ for v in good dropped; do
 	write_applied_study "$repo/$v-command.yaml" $v "{command: '$cmd_lines', timeout: 30}"
 done
 write_applied_study "$repo/good-failing.yaml" good "{command: 'echo half; exit 3'}"
+# A kernel prints ~800 lines of ~2.5 KB (2 MB): every one is judged. The
+# first version captured 1 MiB and judged the cut-off half line "absent".
+big_lines='for i in $(seq 1200); do printf "gcc %s -c -o f$i.o %02000d\\n" "$TUNER_FLAGS" 0; done'
+write_applied_study "$repo/good-big.yaml" good "{command: '$big_lines', timeout: 60}"
 git -C "$repo" add -A && git -C "$repo" commit -q -m variants
 cd "$repo"
 
@@ -232,6 +236,13 @@ grep -q 'no .GCC.command.line in .*/prog: the compiler did not get -frecord-gcc-
 	fail "a build without recorded switches failed: $(cat "$TMPDIR/noflags/results.csv")"
 [ "$(csv_field "$TMPDIR/noflags/results.csv" applied_lines "$nrb")" = 0 ] ||
 	fail "noflags applied_lines: $(cat "$TMPDIR/noflags/results.csv")"
+run big good-big.yaml
+rec=$(build_record "$TMPDIR/big/journal.jsonl" "$nrb")
+case $rec in
+*'"applied":{"source":"command","lines":1200,"note":null,'*'{"flag":"-fno-reorder-blocks","in_effect":1200,'*) ;;
+*) fail "2.4 MB of command lines: $rec" ;;
+esac
+grep -q 'warning' "$TMPDIR/big.err" && fail "2.4 MB of command lines warned: $(cat "$TMPDIR/big.err")"
 run failing good-failing.yaml
 grep -qF 'build.applied command failed with status 3' "$TMPDIR/failing.err" ||
 	fail "failing command: $(cat "$TMPDIR/failing.err")"

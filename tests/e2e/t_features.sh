@@ -74,4 +74,22 @@ grep -q '"noisy": true' "$res/pareto.json" || fail "pareto.json: speed not compa
 "$TUNER" run -q --all --budget 2 --seed 5 --results "$TMPDIR/b2" "$repo/study.yaml" >"$TMPDIR/out3"
 diff <(grep -o 'DLEVEL=[0-9]' "$TMPDIR/out2" | sort) <(grep -o 'DLEVEL=[0-9]' "$TMPDIR/out3" | sort) ||
 	fail "same seed, different sample"
+
+# A measure command that prints more than 1 MiB: its numbers are not read
+# from the first MiB (the "number" parser takes the last number: 7 there,
+# 1 in the whole output); the measurement fails and says why.
+cat >"$repo/big.yaml" <<'EOF2'
+study: big-output
+source: {path: prog}
+space:
+  level: ["-DLEVEL=1"]
+build: {command: 'echo 1 > "$TUNER_OUT/art"', artifact: art}
+measure: {command: 'yes 7 | head -c 2000000; echo 1', parser: number}
+objectives:
+  - {name: speed, goal: max}
+EOF2
+"$TUNER" run -q --all --results "$TMPDIR/big" "$repo/big.yaml" >/dev/null 2>&1 || true
+grep '"type":"measure"' "$TMPDIR/big/journal.jsonl" | head -n 1 |
+	grep -q '"ok":false,.*measure printed more than 1 MiB on stdout: not parsed' ||
+	fail "2 MB of measure output: $(grep '"type":"measure"' "$TMPDIR/big/journal.jsonl" | head -n 1)"
 echo ok
