@@ -168,6 +168,37 @@ static int accumulates(char letter, const char *name)
 	return 0;
 }
 
+/* Separates the overriding switches in applied_flag.overridden_by. */
+#define OVERRIDER_SEP " or "
+#define OVERRIDER_SEP_LEN (sizeof(OVERRIDER_SEP) - 1)
+
+/* Where the switch of an overridden_by list starting at p ends. */
+static const char *overrider_end(const char *p)
+{
+	const char *end = strstr(p, OVERRIDER_SEP);
+
+	return end ? end : p + strlen(p);
+}
+
+/* Adds sw to the list *list (malloced or NULL) unless it is there. */
+static void add_overrider(char **list, const char *sw)
+{
+	char *grown;
+
+	for (const char *p = *list, *end; p && *p; p = *end ? end + OVERRIDER_SEP_LEN : end) {
+		end = overrider_end(p);
+		if ((size_t)(end - p) == strlen(sw) && !strncmp(p, sw, (size_t)(end - p)))
+			return;
+	}
+	if (!*list) {
+		*list = xstrdup(sw);
+		return;
+	}
+	grown = xasprintf("%s" OVERRIDER_SEP "%s", *list, sw);
+	free(*list);
+	*list = grown;
+}
+
 static int is_opt_level(const char *w)
 {
 	static const char *const words[] = { "s", "z", "fast", "g", NULL };
@@ -322,8 +353,7 @@ static void judge_line(struct applied *a, const char *line, int recorded)
 			f->in_effect++;
 		} else {
 			f->overridden++;
-			if (!f->overridden_by)
-				f->overridden_by = xstrdup(last->text);
+			add_overrider(&f->overridden_by, last->text);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -465,8 +495,15 @@ void applied_merge(struct applied *into, const struct applied *from)
 		f->in_effect += ff->in_effect;
 		f->overridden += ff->overridden;
 		f->unrecorded |= ff->unrecorded;
-		if (!f->overridden_by && ff->overridden_by)
-			f->overridden_by = xstrdup(ff->overridden_by);
+		for (const char *p = ff->overridden_by, *end; p && *p;
+		     p = *end ? end + OVERRIDER_SEP_LEN : end) {
+			char *one;
+
+			end = overrider_end(p);
+			one = xstrndup(p, (size_t)(end - p));
+			add_overrider(&f->overridden_by, one);
+			free(one);
+		}
 	}
 }
 

@@ -17,8 +17,9 @@
  * cancels an earlier -fX when -fno-X follows). In one line a requested
  * flag is
  *   - in effect:  the last switch of its kind is the flag itself;
- *   - overridden: the last switch of its kind is another one (that one is
- *                 reported: -freorder-blocks overriding -fno-reorder-blocks);
+ *   - overridden: the last switch of its kind is another one (each such
+ *                 one is reported: -freorder-blocks overriding
+ *                 -fno-reorder-blocks; -Os or -O3 overriding -O2);
  *   - absent:     no switch of its kind appears.
  * Kinds:
  *   -O, -O0..-O3, -Os, -Oz, -Ofast, -Og      one kind (-O is -O1)
@@ -61,7 +62,9 @@ struct applied_flag {
 	char *flag;          /* the requested switch, separate arguments joined */
 	unsigned in_effect;  /* lines where it is the last switch of its kind */
 	unsigned overridden; /* lines where another switch of its kind wins */
-	char *overridden_by; /* that switch (in the first such line), or NULL */
+	char *overridden_by; /* those switches, each once in order of first
+	                        appearance, joined by " or " ("-Os or -O3"),
+	                        or NULL */
 	int unrecorded;      /* GCC never records its kind: not judged */
 };
 
@@ -114,8 +117,9 @@ void applied_lines_free(char **lines, size_t n);
 size_t applied_words(char ***out, const char *line, int recorded);
 
 /* Adds from (another layout-seed build of the same configuration) into
- * into: lines, builds and counts add up, flags matched by name; the first
- * note and overriding switch stay. An unchecked from changes nothing. */
+ * into: lines, builds and counts add up, flags matched by name, the
+ * overriding switches join into's; the first note stays. An unchecked
+ * from changes nothing. */
 void applied_merge(struct applied *into, const struct applied *from);
 
 /* A deep copy of from into out (released with applied_release()). */

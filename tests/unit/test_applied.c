@@ -280,6 +280,36 @@ static void test_applied__merge_and_copy(void **state)
 	applied_release(&c);
 }
 
+/* The kernel's case: -Os in one file, -O3 in another, after KCFLAGS' -O2.
+ * Each overriding switch is named once, over lines and over builds. */
+static void test_applied__several_overriders(void **state)
+{
+	char *l1[] = {
+		"gcc -O2 -c a.c",
+		"gcc -O2 -Os -c compressed/string.c",
+		"gcc -O2 -O3 -c lz4/lz4_decompress.c",
+		"gcc -O2 -Os -c other.c",
+	};
+	char *l2[] = { "gcc -O2 -Og -c x.c", "gcc -O2 -O3 -c y.c" };
+	struct applied a = APPLIED_INIT, b, c;
+	struct strbuf sb = STRBUF_INIT;
+
+	applied_analyse(&b, "-O2", l1, 4, 0);
+	expect(&b, "-O2", 1, 3, "-Os or -O3");
+	applied_describe(&sb, &b, "");
+	assert_string_equal(sb.buf, "-O2 in effect in 1 of 4 compiler command lines "
+			    "(overridden by -Os or -O3 in 3)\n");
+	applied_analyse(&c, "-O2", l2, 2, 0);
+	expect(&c, "-O2", 0, 2, "-Og or -O3");
+	applied_merge(&a, &b);
+	applied_merge(&a, &c);
+	expect(&a, "-O2", 1, 5, "-Os or -O3 or -Og");
+	strbuf_release(&sb);
+	applied_release(&a);
+	applied_release(&b);
+	applied_release(&c);
+}
+
 static void test_applied__section_lines(void **state)
 {
 	/* GCC >= 11: one producer string per translation unit. */
@@ -333,6 +363,7 @@ int main(void)
 		T(test_applied__unrecorded_kinds),
 		T(test_applied__no_lines),
 		T(test_applied__merge_and_copy),
+		T(test_applied__several_overriders),
 		T(test_applied__section_lines),
 	};
 
