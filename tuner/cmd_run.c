@@ -116,7 +116,7 @@ int cmd_run(int argc, char **argv)
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)

@@ -43,7 +43,6 @@ targets/qemu-linux/mk-initramfs.sh >/dev/null
 # instruction count): one layout seed a side, layout sd assumed 0.
 if [ $mode = flags ]; then
 	echo "== tuner run $study (one build at a time, -j2 inside it)"
-	# (tuner run takes its options before the study file.)
 	"$tuner" run --jobs 1 --all --results "$res" "$study"
 	echo "== tuner compare -O2 (A) vs -Os (B), the run's builds and measurements"
 	"$tuner" compare "$study" --a -O2 --b -Os --repeats 3 --layout 1 --layout-sd 0 \

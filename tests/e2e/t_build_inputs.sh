@@ -24,7 +24,9 @@ run
 sed -i 's/# version 1/# version 2/' "$TMPDIR/tools/build.sh"
 run
 [ "$(builds)" -eq 4 ] || fail "after editing the build script: $(builds) builds, want 4"
-run
+# (Options may follow the study file too.)
+"$TUNER" run "$repo/study.yaml" -q --all --results "$TMPDIR/res" >"$TMPDIR/out" ||
+	fail "options after the study file: $(cat "$TMPDIR/out")"
 [ "$(builds)" -eq 4 ] || fail "a rerun after the edit built again: $(builds) builds"
 # A missing input is a study error with its location, before anything runs.
 rm "$TMPDIR/tools/build.sh"
