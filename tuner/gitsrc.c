@@ -13,32 +13,33 @@
 
 #include <git2.h>
 
+#include "gitsrc_priv.h"
+
 /*
  * libgit2's init is reference counted; we take one reference for the life
  * of the process and never drop it, so concurrent callers never race a
  * shutdown.
  */
-static pthread_once_t git_once = PTHREAD_ONCE_INIT;
+pthread_once_t gitsrc_once = PTHREAD_ONCE_INIT;
 
 /* Makes temporary export names unique among the threads of this process;
  * the pid makes them unique among processes. */
 static atomic_ulong tmp_counter;
 
-static void git_init_once(void)
+void gitsrc_init_once(void)
 {
 	git_libgit2_init();
 }
 
-static const char *git_msg(void)
+const char *gitsrc_msg(void)
 {
 	const git_error *e = git_error_last();
 
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
-/* path as a tree path: "" for the root, no "./" prefix, no trailing '/'.
- * Caller frees. */
-static char *clean_path(const char *path)
+/* The helpers shared with gitsrc_range.c are documented in gitsrc_priv.h. */
+char *gitsrc_clean_path(const char *path)
 {
 	char *p;
 	size_t len;
@@ -58,7 +59,7 @@ static char *clean_path(const char *path)
 	return p;
 }
 
-static int open_repo(git_repository **out, const char *dir)
+int gitsrc_open_repo(git_repository **out, const char *dir)
 {
 	int err = git_repository_open_ext(out, dir, 0, NULL);
 
@@ -67,11 +68,11 @@ static int open_repo(git_repository **out, const char *dir)
 		return GITSRC_ENOREPO;
 	}
 	if (err < 0)
-		return tn_error("cannot open the repository at '%s': %s", dir, git_msg());
+		return tn_error("cannot open the repository at '%s': %s", dir, gitsrc_msg());
 	return 0;
 }
 
-static int resolve_commit(git_commit **out, git_repository *repo, const char *rev)
+int gitsrc_resolve_commit(git_commit **out, git_repository *repo, const char *rev)
 {
 	git_object *obj = NULL;
 	git_object *peeled = NULL;
@@ -88,7 +89,7 @@ static int resolve_commit(git_commit **out, git_repository *repo, const char *re
 		goto out;
 	}
 	if (err < 0) {
-		ret = tn_error("cannot resolve '%s': %s", rev, git_msg());
+		ret = tn_error("cannot resolve '%s': %s", rev, gitsrc_msg());
 		goto out;
 	}
 	if (git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) < 0) {
@@ -156,7 +157,7 @@ static int worktree_changed(int *out, git_repository *repo, const char *path)
 		   GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
 	set_pathspec(&so.pathspec, one, path);
 	if (git_status_list_new(&list, repo, &so) < 0)
-		return tn_error("cannot read the status of the work tree: %s", git_msg());
+		return tn_error("cannot read the status of the work tree: %s", gitsrc_msg());
 	*out = git_status_list_entrycount(list) > 0;
 	git_status_list_free(list);
 	return 0;
@@ -186,7 +187,7 @@ static int worktree_tree(git_oid *out, git_repository *repo, const char *path,
 	    git_index_add_all(index, &ps, GIT_INDEX_ADD_DISABLE_PATHSPEC_MATCH, NULL, NULL) < 0 ||
 	    git_index_write_tree(&root_id, index) < 0 ||
 	    git_tree_lookup(&root, repo, &root_id) < 0) {
-		tn_error("cannot snapshot the work tree: %s", git_msg());
+		tn_error("cannot snapshot the work tree: %s", gitsrc_msg());
 		goto out;
 	}
 	ret = subtree_id(out, root, path, shown_path, "the work tree");
@@ -224,7 +225,7 @@ static int write_blob(git_repository *repo, const git_oid *id, const char *dst,
 	int ret = -1;
 
 	if (git_blob_lookup(&blob, repo, id) < 0) {
-		tn_error("cannot read the blob for '%s': %s", dst, git_msg());
+		tn_error("cannot read the blob for '%s': %s", dst, gitsrc_msg());
 		goto out;
 	}
 	data = git_blob_rawcontent(blob);
@@ -297,7 +298,7 @@ static int write_tree(git_repository *repo, const git_tree *tree, struct strbuf 
 				break;
 			}
 			if (git_tree_lookup(&sub, repo, git_tree_entry_id(e)) < 0) {
-				ret = tn_error("cannot read tree '%s': %s", dst->buf, git_msg());
+				ret = tn_error("cannot read tree '%s': %s", dst->buf, gitsrc_msg());
 				break;
 			}
 			ret = write_tree(repo, sub, dst);
@@ -347,7 +348,7 @@ static int export_tree(git_repository *repo, const git_oid *id,
 	}
 	made = 1;
 	if (git_tree_lookup(&tree, repo, id) < 0) {
-		tn_error("cannot read tree: %s", git_msg());
+		tn_error("cannot read tree: %s", gitsrc_msg());
 		goto out;
 	}
 	if (write_tree(repo, tree, &tmp) < 0)
@@ -376,7 +377,7 @@ int gitsrc_export(struct gitsrc *out, const struct gitsrc_opts *opts)
 	git_tree *root = NULL;
 	git_oid committed = { { 0 } }, exported = { { 0 } };
 	int have_committed;
-	char *path = clean_path(opts->path);
+	char *path = gitsrc_clean_path(opts->path);
 	const char *shown_path = opts->path ? opts->path : "";
 	const char *rev = opts->rev ? opts->rev : "HEAD";
 	int ret;
@@ -386,19 +387,19 @@ int gitsrc_export(struct gitsrc *out, const struct gitsrc_opts *opts)
 		ret = tn_error("gitsrc: no destination directory");
 		goto out;
 	}
-	pthread_once(&git_once, git_init_once);
-	ret = open_repo(&repo, opts->repo ? opts->repo : ".");
+	pthread_once(&gitsrc_once, gitsrc_init_once);
+	ret = gitsrc_open_repo(&repo, opts->repo ? opts->repo : ".");
 	if (ret < 0)
 		goto out;
 	/* The work tree sits on top of HEAD, whatever rev says. */
 	if (opts->dirty)
 		rev = "HEAD";
-	ret = resolve_commit(&commit, repo, rev);
+	ret = gitsrc_resolve_commit(&commit, repo, rev);
 	if (ret < 0)
 		goto out;
 	git_oid_tostr(g.commit, sizeof(g.commit), git_commit_id(commit));
 	if (git_commit_tree(&root, commit) < 0) {
-		ret = tn_error("cannot read the tree of %s: %s", rev, git_msg());
+		ret = tn_error("cannot read the tree of %s: %s", rev, gitsrc_msg());
 		goto out;
 	}
 	ret = subtree_id(&committed, root, path, shown_path, rev);
@@ -445,21 +446,21 @@ int gitsrc_resolve(char commit[41], const struct gitsrc_opts *opts)
 	git_commit *c = NULL;
 	git_tree *root = NULL;
 	git_oid sub;
-	char *path = clean_path(opts->path);
+	char *path = gitsrc_clean_path(opts->path);
 	const char *rev = opts->rev ? opts->rev : "HEAD";
 	int ret;
 
 	commit[0] = '\0';
-	pthread_once(&git_once, git_init_once);
-	ret = open_repo(&repo, opts->repo ? opts->repo : ".");
+	pthread_once(&gitsrc_once, gitsrc_init_once);
+	ret = gitsrc_open_repo(&repo, opts->repo ? opts->repo : ".");
 	if (ret < 0)
 		goto out;
-	ret = resolve_commit(&c, repo, rev);
+	ret = gitsrc_resolve_commit(&c, repo, rev);
 	if (ret < 0)
 		goto out;
 	/* Checking path too lets `tuner check` catch a typo before any build. */
 	if (git_commit_tree(&root, c) < 0) {
-		ret = tn_error("cannot read the tree of %s: %s", rev, git_msg());
+		ret = tn_error("cannot read the tree of %s: %s", rev, gitsrc_msg());
 		goto out;
 	}
 	ret = subtree_id(&sub, root, path, opts->path ? opts->path : "", rev);
@@ -472,226 +473,4 @@ out:
 	git_repository_free(repo);
 	free(path);
 	return ret;
-}
-
-/* ---- gitsrc_range ---- */
-
-/* The id of the directory at path in c's tree into out, "" when none. */
-static int tree_at(char out[41], git_commit *c, const char *path)
-{
-	git_tree *root = NULL;
-	git_tree_entry *e = NULL;
-
-	out[0] = '\0';
-	if (git_commit_tree(&root, c) < 0)
-		return tn_error("cannot read the tree of %.12s: %s",
-				git_oid_tostr_s(git_commit_id(c)), git_msg());
-	if (!*path)
-		git_oid_tostr(out, 41, git_tree_id(root));
-	else if (git_tree_entry_bypath(&e, root, path) == 0 &&
-		 git_tree_entry_type(e) == GIT_OBJECT_TREE)
-		git_oid_tostr(out, 41, git_tree_entry_id(e));
-	git_tree_entry_free(e);
-	git_tree_free(root);
-	return 0;
-}
-
-static int fill_commit(struct gitsrc_commit *out, git_commit *c, const char *path)
-{
-	const char *summary = git_commit_summary(c);
-
-	git_oid_tostr(out->id, sizeof(out->id), git_commit_id(c));
-	if (git_commit_parentcount(c))
-		git_oid_tostr(out->parent, sizeof(out->parent), git_commit_parent_id(c, 0));
-	out->subject = xstrdup(summary ? summary : "");
-	return tree_at(out->tree, c, path);
-}
-
-struct oid_index {
-	git_oid id;
-	size_t i;
-};
-
-static int cmp_oid_index(const void *a, const void *b)
-{
-	return git_oid_cmp(&((const struct oid_index *)a)->id, &((const struct oid_index *)b)->id);
-}
-
-/* Fills commit i's parents (indices via the sorted map) and unchanged. */
-static int link_parents(struct gitsrc_commit *commits, size_t i, git_commit *c,
-			const struct oid_index *map, size_t n, int first_parent, const char *path)
-{
-	struct gitsrc_commit *rc = &commits[i];
-	unsigned np = git_commit_parentcount(c);
-	git_commit *p = NULL;
-	char tree[41];
-	int ret = 0;
-
-	if (first_parent && np > 1)
-		np = 1;
-	rc->parents = xcalloc(np ? np : 1, sizeof(*rc->parents));
-	rc->nparents = np;
-	for (unsigned k = 0; k < np; k++) {
-		struct oid_index key, *hit;
-
-		git_oid_cpy(&key.id, git_commit_parent_id(c, k));
-		hit = bsearch(&key, map, n, sizeof(*map), cmp_oid_index);
-		rc->parents[k] = hit ? hit->i : GITSRC_OUTSIDE;
-	}
-	if (!np)
-		return 0;
-	if (rc->parents[0] != GITSRC_OUTSIDE) {
-		rc->unchanged = !strcmp(commits[rc->parents[0]].tree, rc->tree);
-		return 0;
-	}
-	if (git_commit_parent(&p, c, 0) < 0)
-		return tn_error("cannot read the parent of %.12s: %s", rc->id, git_msg());
-	ret = tree_at(tree, p, path);
-	rc->unchanged = ret == 0 && !strcmp(tree, rc->tree);
-	git_commit_free(p);
-	return ret;
-}
-
-/* good..bad into out->commits (ids only in ids[]), oldest first. */
-static int walk_range(git_oid **ids, size_t *n, git_repository *repo, git_commit *good,
-		      git_commit *bad, int first_parent)
-{
-	git_revwalk *walk = NULL;
-	size_t alloc = 0;
-	git_oid id;
-	int err, ret = -1;
-
-	*ids = NULL;
-	*n = 0;
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_push(walk, git_commit_id(bad)) < 0 ||
-	    git_revwalk_hide(walk, git_commit_id(good)) < 0 ||
-	    (first_parent && git_revwalk_simplify_first_parent(walk) < 0)) {
-		tn_error("cannot walk the history: %s", git_msg());
-		goto out;
-	}
-	for (;;) {
-		err = git_revwalk_next(&id, walk);
-		if (err == GIT_ITEROVER)
-			break;
-		if (err < 0) {
-			tn_error("cannot walk the history: %s", git_msg());
-			goto out;
-		}
-		ALLOC_GROW(*ids, *n + 1, alloc);
-		git_oid_cpy(&(*ids)[(*n)++], &id);
-	}
-	ret = 0;
-out:
-	git_revwalk_free(walk);
-	return ret;
-}
-
-/* Checks that good and bad make a range; GITSRC_ERANGE with message if not. */
-static int check_range(git_repository *repo, git_commit *g, git_commit *b, const char *good,
-		       const char *bad)
-{
-	char gid[13], bid[13];
-	int err;
-
-	git_oid_tostr(gid, sizeof(gid), git_commit_id(g));
-	git_oid_tostr(bid, sizeof(bid), git_commit_id(b));
-	if (git_oid_equal(git_commit_id(g), git_commit_id(b))) {
-		tn_error("good '%s' and bad '%s' are the same commit (%s): nothing between them",
-			 good, bad, gid);
-		return GITSRC_ERANGE;
-	}
-	err = git_graph_descendant_of(repo, git_commit_id(b), git_commit_id(g));
-	if (err < 0)
-		return tn_error("cannot relate '%s' and '%s': %s", good, bad, git_msg());
-	if (err == 0) {
-		err = git_graph_descendant_of(repo, git_commit_id(g), git_commit_id(b));
-		tn_error("good '%s' (%s) is not an ancestor of bad '%s' (%s)%s", good, gid, bad, bid,
-			 err == 1 ? "; it is a descendant: are they swapped?" : "");
-		return GITSRC_ERANGE;
-	}
-	return 0;
-}
-
-int gitsrc_range(struct gitsrc_range *out, const struct gitsrc_opts *opts, const char *good,
-		 const char *bad, int first_parent)
-{
-	struct gitsrc_range r = GITSRC_RANGE_INIT;
-	git_repository *repo = NULL;
-	git_commit *g = NULL, *b = NULL, *c = NULL;
-	struct oid_index *map = NULL;
-	git_oid *ids = NULL;
-	char *path = clean_path(opts->path);
-	const char *shown = opts->path ? opts->path : "";
-	size_t n = 0;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	pthread_once(&git_once, git_init_once);
-	ret = open_repo(&repo, opts->repo ? opts->repo : ".");
-	if (ret == 0)
-		ret = resolve_commit(&g, repo, good);
-	if (ret == 0)
-		ret = resolve_commit(&b, repo, bad);
-	if (ret == 0)
-		ret = check_range(repo, g, b, good, bad);
-	if (ret == 0)
-		ret = fill_commit(&r.good, g, path);
-	if (ret == 0)
-		ret = fill_commit(&r.bad, b, path);
-	if (ret < 0)
-		goto out;
-	ret = GITSRC_ENOPATH;
-	if (!*r.good.tree || !*r.bad.tree) {
-		tn_error("'%s' is not a directory in %s", shown, !*r.good.tree ? good : bad);
-		goto out;
-	}
-	ret = walk_range(&ids, &n, repo, g, b, first_parent);
-	if (ret < 0)
-		goto out;
-	map = xcalloc(n ? n : 1, sizeof(*map));
-	for (size_t i = 0; i < n; i++) {
-		git_oid_cpy(&map[i].id, &ids[i]);
-		map[i].i = i;
-	}
-	qsort(map, n, sizeof(*map), cmp_oid_index);
-	r.commits = xcalloc(n ? n : 1, sizeof(*r.commits));
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		r.n = i + 1;
-		if (git_commit_lookup(&c, repo, &ids[i]) < 0) {
-			ret = tn_error("cannot read commit %s: %s", git_oid_tostr_s(&ids[i]), git_msg());
-			break;
-		}
-		ret = fill_commit(&r.commits[i], c, path);
-		if (ret == 0)
-			ret = link_parents(r.commits, i, c, map, n, first_parent, path);
-		git_commit_free(c);
-		c = NULL;
-	}
-	if (ret < 0)
-		goto out;
-	*out = r;
-	memset(&r, 0, sizeof(r));
-out:
-	gitsrc_range_release(&r);
-	free(map);
-	free(ids);
-	git_commit_free(b);
-	git_commit_free(g);
-	git_repository_free(repo);
-	free(path);
-	return ret;
-}
-
-void gitsrc_range_release(struct gitsrc_range *r)
-{
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->commits[i].subject);
-		free(r->commits[i].parents);
-	}
-	free(r->commits);
-	free(r->good.subject);
-	free(r->bad.subject);
-	memset(r, 0, sizeof(*r));
 }
