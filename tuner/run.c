@@ -211,13 +211,14 @@ static void submit(struct sched *sc, struct unit *u, size_t t)
 /*
  * Queues one round on testbed t: the next run of every built unit with
  * fewer than `upto` runs, in configuration order, among the configurations
- * with racing[c] set (racing NULL: all). While builds are running, the
- * unit measured last waits for the next round, so that a build is not
- * measured twice in a row when another may come to go between. Returns
- * the number queued.
+ * with racing[c] set (racing NULL: all). The unit measured last is never
+ * measured again first: while builds are running it waits for the next
+ * round (another build may come to go between), else it goes last in this
+ * one. Returns the number queued.
  */
 static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
 {
+	struct unit *prev = sc->last[t], *held = NULL;
 	size_t n = 0;
 
 	for (size_t c = 0; c < sc->nconfigs; c++) {
@@ -227,11 +228,18 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 			struct unit *u = &sc->units[c * sc->L + k];
 			if (!unit_ok(u) || u->next[t] >= upto)
 				continue;
-			if (u == sc->last[t] && sc->unbuilt && !stopping(sc->ctx))
+			if (u == prev) {
+				if (!sc->unbuilt || stopping(sc->ctx))
+					held = u;
 				continue;
+			}
 			submit(sc, u, t);
 			n++;
 		}
+	}
+	if (held) {
+		submit(sc, held, t);
+		n++;
 	}
 	return n;
 }

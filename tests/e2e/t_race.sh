@@ -110,4 +110,27 @@ grep -q 'one layout seed per configuration' "$TMPDIR/tie.out" || fail "tie: no l
 grep -q '"tied": true' "$TMPDIR/tie/pareto.json" || fail "tie: pareto.json"
 [ "$(tr -d '\r' <"$TMPDIR/tie/results.csv" | awk -F, 'NR > 1 { t += $19 } END { print t }')" -eq 1 ] ||
 	fail "tie: results.csv tied column"
+
+# The last builds finish while the only built one is being measured: the
+# next round must not start with that one again. (-fa, first in the space,
+# builds at once; "" and -fb take 0.3 s side by side and are noticed
+# together; a measurement takes 1 s. The first version then queued -fa
+# first and measured it twice in a row, which made the interleaving check
+# above flaky on a loaded machine.)
+cat >"$repo/late.yaml" <<EOF2
+study: late
+source: {path: prog}
+space:
+  a: [-fa, "", -fb]
+build: {command: 'case "\$TUNER_FLAGS" in -fa) ;; *) sleep 0.3 ;; esac; : > "\$TUNER_OUT/a"', artifact: a}
+measure: {command: 'sleep 1; echo 1', repeats: 2}
+objectives:
+  - {name: speed, goal: max}
+EOF2
+git -C "$repo" add -A && git -C "$repo" commit -q -m late
+"$TUNER" run -q -j 3 --all --results "$TMPDIR/late" "$repo/late.yaml" >/dev/null || fail "late run failed"
+grep '"type":"measure"' "$TMPDIR/late/journal.jsonl" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' >"$TMPDIR/late.order"
+[ "$(wc -l <"$TMPDIR/late.order")" -eq 6 ] || fail "late: $(wc -l <"$TMPDIR/late.order") measurements"
+[ "$(uniq "$TMPDIR/late.order" | wc -l)" -eq 6 ] ||
+	fail "late: one config measured twice in a row: $(tr '\n' ' ' <"$TMPDIR/late.order")"
 echo ok
