@@ -4,11 +4,14 @@
 # $TUNER_OUT, one per line, from Kbuild's .cmd files (their cmd_ line), so
 # tuner can check that each requested flag was in effect. Host tools
 # (scripts/, built with the host gcc) and assembler files are left out:
-# KCFLAGS is meant for the kernel's C code only.
+# KCFLAGS is meant for the kernel's C code only. For a PGO build, the
+# instrumented kernel tuner built in $TUNER_OUT/pgo-generate is not the
+# one measured: it is left out too.
 set -euo pipefail
 set -f
 : "${TUNER_OUT:?TUNER_OUT not set}"
 cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
-find "$TUNER_OUT" -name '.*.o.cmd' -not -path "$TUNER_OUT/scripts/*" -print0 |
+find "$TUNER_OUT" \( -path "$TUNER_OUT/scripts" -o -path "$TUNER_OUT/pgo-generate" \) -prune -o \
+	-name '.*.o.cmd' -print0 |
 	xargs -0 -r sed -s -n '1{s/^cmd_[^ ]* := //;s/[[:space:]]*$//;p}' |
 	grep -F -- "${cross}gcc" | grep -E '\.c$' || true

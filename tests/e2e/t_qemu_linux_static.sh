@@ -78,6 +78,10 @@ echo 'cmd_init/main.o := ccache arm-linux-gnueabihf-gcc -Wp,-MMD,init/.main.o.d 
 echo 'source_init/main.o := /k/init/main.c' >>"$o/init/.main.o.cmd"
 echo 'cmd_arch/arm/kernel/entry.o := arm-linux-gnueabihf-gcc -D__ASSEMBLY__ -c -o arch/arm/kernel/entry.o /k/arch/arm/kernel/entry.S' >"$o/arch/arm/kernel/.entry.o.cmd"
 echo 'cmd_scripts/basic/fixdep.o := gcc -O2 -c -o scripts/basic/fixdep.o /k/scripts/basic/fixdep.c' >"$o/scripts/basic/.fixdep.o.cmd"
+# A PGO build's instrumented kernel (tuner builds it in pgo-generate/) is
+# not the one measured.
+mkdir -p "$o/pgo-generate/init"
+echo 'cmd_init/main.o := arm-linux-gnueabihf-gcc -O2 -fprofile-arcs -c -o init/main.o /k/init/main.c' >"$o/pgo-generate/init/.main.o.cmd"
 got=$(TUNER_OUT=$o "$t/applied.sh") || fail "applied.sh failed"
 want='ccache arm-linux-gnueabihf-gcc -Wp,-MMD,init/.main.o.d -Os -fno-tree-ch -c -o init/main.o /k/init/main.c'
 [ "$got" = "$want" ] || fail "applied.sh printed '$got'"
