@@ -180,23 +180,34 @@ static const char *overrider_end(const char *p)
 	return end ? end : p + strlen(p);
 }
 
-/* Adds sw to the list *list (malloced or NULL) unless it is there. */
-static void add_overrider(char **list, const char *sw)
+/* 1 if the n bytes at sw are one of the switches of list (or NULL). */
+static int has_overrider(const char *list, const char *sw, size_t n)
 {
-	char *grown;
-
-	for (const char *p = *list, *end; p && *p; p = *end ? end + OVERRIDER_SEP_LEN : end) {
+	for (const char *p = list, *end; p && *p; p = *end ? end + OVERRIDER_SEP_LEN : end) {
 		end = overrider_end(p);
-		if ((size_t)(end - p) == strlen(sw) && !strncmp(p, sw, (size_t)(end - p)))
-			return;
+		if ((size_t)(end - p) == n && !strncmp(p, sw, n))
+			return 1;
 	}
-	if (!*list) {
-		*list = xstrdup(sw);
-		return;
+	return 0;
+}
+
+/* Adds to *list (malloced or NULL) each switch of more (one switch, or a
+ * list of them) that is not there yet. */
+static void add_overriders(char **list, const char *more)
+{
+	for (const char *p = more, *end; p && *p; p = *end ? end + OVERRIDER_SEP_LEN : end) {
+		char *grown;
+
+		end = overrider_end(p);
+		if (has_overrider(*list, p, (size_t)(end - p)))
+			continue;
+		if (*list)
+			grown = xasprintf("%s" OVERRIDER_SEP "%.*s", *list, (int)(end - p), p);
+		else
+			grown = xstrndup(p, (size_t)(end - p));
+		free(*list);
+		*list = grown;
 	}
-	grown = xasprintf("%s" OVERRIDER_SEP "%s", *list, sw);
-	free(*list);
-	*list = grown;
 }
 
 static int is_opt_level(const char *w)
@@ -353,7 +364,7 @@ static void judge_line(struct applied *a, const char *line, int recorded)
 			f->in_effect++;
 		} else {
 			f->overridden++;
-			add_overrider(&f->overridden_by, last->text);
+			add_overriders(&f->overridden_by, last->text);
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -495,15 +506,7 @@ void applied_merge(struct applied *into, const struct applied *from)
 		f->in_effect += ff->in_effect;
 		f->overridden += ff->overridden;
 		f->unrecorded |= ff->unrecorded;
-		for (const char *p = ff->overridden_by, *end; p && *p;
-		     p = *end ? end + OVERRIDER_SEP_LEN : end) {
-			char *one;
-
-			end = overrider_end(p);
-			one = xstrndup(p, (size_t)(end - p));
-			add_overrider(&f->overridden_by, one);
-			free(one);
-		}
+		add_overriders(&f->overridden_by, ff->overridden_by);
 	}
 }
 
