@@ -99,6 +99,18 @@ static void log_line(const char *log, const char *fmt, const char *what)
 	fclose(f);
 }
 
+/* run_shell() of command in e's environment (build, train, size and
+ * applied each run with it). */
+static int run_in_env(struct runner *r, const char *command, const struct cmd_env *e,
+		      const char *log, size_t capture, double timeout)
+{
+	char **env = env_build(e);
+	int ret = run_shell(r, command, env, log, capture, timeout);
+
+	env_free(env);
+	return ret;
+}
+
 /* One phase. Returns 0 with *status set (BUILD_OK or the failure), or
  * BUILD_ECANCELLED / -1. */
 static int phase(enum build_status *status, int *exit_status, const char *name,
@@ -106,12 +118,10 @@ static int phase(enum build_status *status, int *exit_status, const char *name,
 		 const char *log, enum build_status on_fail)
 {
 	struct runner r = RUNNER_INIT;
-	char **env = env_build(e);
 	int ret;
 
 	log_line(log, "== tuner: %s\n", name);
-	ret = run_shell(&r, cmd->command, env, log, 0, cmd->timeout);
-	env_free(env);
+	ret = run_in_env(&r, cmd->command, e, log, 0, cmd->timeout);
 	if (ret < 0)
 		goto out;
 	if (r.result.cancelled) {
@@ -136,7 +146,6 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 			const struct cmd_env *e, const char *log)
 {
 	struct runner r = RUNNER_INIT;
-	char **env;
 	int ret;
 
 	switch (s->size_kind) {
@@ -150,9 +159,7 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 	case SIZE_COMMAND:
 		break;
 	}
-	env = env_build(e);
-	ret = run_shell(&r, s->size_cmd.command, env, log, CAPTURE_MEASURE, s->size_cmd.timeout);
-	env_free(env);
+	ret = run_in_env(&r, s->size_cmd.command, e, log, CAPTURE_MEASURE, s->size_cmd.timeout);
 	if (ret == 0 && r.result.cancelled)
 		ret = BUILD_ECANCELLED;
 	else if (ret == 0 && r.result.status != 0)
@@ -216,18 +223,16 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 {
 	struct runner r = RUNNER_INIT;
 	struct strbuf problems = STRBUF_INIT;
-	char **lines = NULL, **env, *note = NULL;
+	char **lines = NULL, *note = NULL;
 	size_t n = 0;
 	int ret = 0;
 
 	if (s->applied == APPLIED_RECORD) {
 		n = recorded_lines(&lines, &note, e->artifact);
 	} else {
-		env = env_build(e);
 		log_line(log, "== tuner: %s\n", "applied");
-		ret = run_shell(&r, s->applied_cmd.command, env, log, CAPTURE_APPLIED,
-				s->applied_cmd.timeout);
-		env_free(env);
+		ret = run_in_env(&r, s->applied_cmd.command, e, log, CAPTURE_APPLIED,
+				 s->applied_cmd.timeout);
 		if (ret < 0)
 			goto out;
 		if (r.result.cancelled) {
