@@ -23,6 +23,7 @@
 #include "tuner/util.h"
 
 #include "applied_expect.h"
+#include "scratch_dir.h"
 
 /* ---- ELF: hand-made files ---- */
 
@@ -98,24 +99,6 @@ static unsigned char *craft(size_t *out_len, int is64, int msb, const char *data
 	SPUT(is64, sh, sh_size, dlen, msb);
 	*out_len = len;
 	return b;
-}
-
-static int setup_dir(void **state)
-{
-	char tmpl[] = "/tmp/tuner-test-applied-XXXXXX";
-
-	if (!mkdtemp(tmpl))
-		return -1;
-	*state = xstrdup(tmpl);
-	return 0;
-}
-
-static int teardown_dir(void **state)
-{
-	int ret = remove_tree(*state);
-
-	free(*state);
-	return ret;
 }
 
 /* The lines of path's .GCC.command.line; -1 if it has none. */

@@ -16,6 +16,7 @@
 
 #include "tuner/size.h"
 #include "tuner/util.h"
+#include "scratch_dir.h"
 
 static const char program[] =
 	"#include <stdio.h>\n"
@@ -30,24 +31,6 @@ static const char program[] =
 	"\tprintf(\"%d %s\\n\", s, argv[0]);\n"
 	"\treturn 0;\n"
 	"}\n";
-
-static int setup_dir(void **state)
-{
-	char tmpl[] = "/tmp/tuner-test-size-XXXXXX";
-
-	if (!mkdtemp(tmpl))
-		return -1;
-	*state = xstrdup(tmpl);
-	return 0;
-}
-
-static int teardown_dir(void **state)
-{
-	int ret = remove_tree(*state);
-
-	free(*state);
-	return ret;
-}
 
 static char *in_dir(void **state, const char *name)
 {
