@@ -53,6 +53,10 @@ for args in "TUNER_PGO=sometimes:bad TUNER_PGO 'sometimes'" \
 	fi
 	grep -qF "${args#*:}" "$TMPDIR/err" || fail "build.sh ${args%%:*}: $(cat "$TMPDIR/err")"
 done
+if "$t/pgo-effect.sh" "$TMPDIR" 2>"$TMPDIR/err"; then
+	fail "pgo-effect.sh accepted a directory that is no build"
+fi
+grep -q "no $TMPDIR/net/core/.dev.o.cmd" "$TMPDIR/err" || fail "pgo-effect.sh: $(cat "$TMPDIR/err")"
 if TUNER_ARTIFACT=$TMPDIR/none TUNER_OUT=$TMPDIR/o "$t/train.sh" 2>"$TMPDIR/err"; then
 	fail "train.sh ran without TUNER_PROFILE_DIR"
 fi
