@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner: a compiler-flag autotuner for router kernels.
 #
 #   make            build build/release/tuner

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner bisect against known truth: 30 commits of natbench history
 # (tests/e2e/bisect_history.sh) in which commit 19 adds real work to every
 # packet (3% slower) and most others add unused code or move comments, each

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner blame against known truth and on the natbench model.
 #
 #   noisy     20 seeded runs on targets/noisy: good "-O2 -fv", bad "-O3 -fw

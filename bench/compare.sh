@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner compare against known truth (targets/noisy): how often it claims a
 # difference that is not there, how often it finds one that is, and what
 # layout noise does to both. Every compare has its own noise seed.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # natbench's flag table: for each flag set, modelled Mbit/s (mean over 5
 # layout seeds), the change against -O2, the spread over the layout seeds,
 # and .text size; then the hot footprint of the -O2 build. Builds and scores

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The tuner's own CPU time per evaluation on a 1,000-configuration study whose
 # build and measure commands are instant (shell builtins): what the tuner
 # itself costs (planning, spawning, journal, bookkeeping), not the builds.

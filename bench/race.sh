@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Racing against a fixed protocol, on targets/noisy with known truth: a
 # 96-configuration study (3 optimisation levels x 5 on/off flags; speed to
 # maximize with 0.5% Gaussian run noise, size to minimize, exact), run

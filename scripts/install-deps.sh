@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs the Debian packages tuner needs to build and test, when missing.
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
 set -eu

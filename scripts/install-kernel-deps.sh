@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Installs what the qemu-linux target (targets/qemu-linux) needs, when
 # missing: Debian's kernel source, the armhf cross compiler, QEMU, iperf3
 # and the kernel build tools; then fetches the armhf router userspace

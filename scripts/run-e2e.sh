@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the end-to-end tests tests/e2e/t_*.sh against a tuner binary.
 # Each test is a bash script that gets TUNER (absolute path of the binary),
 # ROOT (the repository) and TMPDIR (its own scratch directory, removed after)

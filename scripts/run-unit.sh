@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs unit test binaries; prints "unit: N passed, M failed" and exits 1 on
 # any failure. cmocka's exit code is the number of failed tests.
 passed=0

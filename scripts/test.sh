@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite (what `make test` and .ci/run run): unit tests plain
 # and under ASan+UBSan, the threaded modules under TSan, end-to-end tests on
 # the release binary and again on the ASan+UBSan binary. Ends with one line "tests: N passed, M failed".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* applied: see include/tuner/applied.h */
 #include "tuner/applied.h"
 

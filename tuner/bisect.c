@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bisect: git bisect's search over a range of commits (see bisect.h). */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* build: see include/tuner/build.h */
 #include "tuner/build.h"
 

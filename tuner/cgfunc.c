@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgfunc: see include/tuner/cgfunc.h */
 #include "tuner/cgfunc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cgmodel: see include/tuner/cgmodel.h */
 #include "tuner/cgmodel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The command-line layer: one function per command (tuner/cmd_*.c). */
 #ifndef TUNER_CMD_H
 #define TUNER_CMD_H

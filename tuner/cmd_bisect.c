@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tuner bisect: the first commit of the study's source that changed the
  * measured objective, told apart from layout noise.

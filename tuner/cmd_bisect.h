@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tuner bisect's private parts: the session (cmd_bisect.c) and its
  * measurements and judgements (cmd_bisect_measure.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner bisect: its measurements and judgements (see cmd_bisect.h). */
 #include <math.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner blame: which flag differences explain a change (delta debugging). */
 #include <getopt.h>
 #include <math.h>

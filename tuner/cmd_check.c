@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner check: validate a study file. */
 #include <getopt.h>
 #include <stdio.h>

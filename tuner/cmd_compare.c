@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner compare: two variants of a study's program against each other. */
 #include <getopt.h>
 #include <math.h>

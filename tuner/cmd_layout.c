@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner layout: hot symbols, their cache placement and what it costs. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner layout's pieces shared by cmd_layout.c and cmd_layout_print.c. */
 #ifndef TUNER_CMD_LAYOUT_H
 #define TUNER_CMD_LAYOUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner layout: the reports (see cmd_layout.h). */
 #include <inttypes.h>
 #include <math.h>

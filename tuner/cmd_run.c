@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner run: explore a study. */
 #include <getopt.h>
 #include <signal.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ddmin: delta debugging's minimization (see ddmin.h). */
 #include <stdlib.h>
 #include <string.h>

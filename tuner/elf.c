@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* elf: see include/tuner/elf.h */
 #include "tuner/elf.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* elfsym: see include/tuner/elfsym.h */
 #include "tuner/elfsym.h"
 

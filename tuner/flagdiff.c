@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* flagdiff: flag strings as applicable changes (see flagdiff.h). */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* gitsrc: see include/tuner/gitsrc.h */
 #include "tuner/gitsrc.h"
 #include "tuner/util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gitsrc_priv: what the two halves of the gitsrc module share, private to
  * it (libgit2 types do not leave gitsrc). gitsrc.c resolves and exports

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gitsrc_range: the commits between two revisions, for bisect (see
  * include/tuner/gitsrc.h). The other half of the gitsrc module; the two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* guard: see include/tuner/guard.h */
 #include "tuner/guard.h"
 

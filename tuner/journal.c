@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* journal: see include/tuner/journal.h */
 #include "tuner/journal.h"
 #include "tuner/util.h"

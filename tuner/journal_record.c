@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* journal_record: see tuner/journal_record.h */
 #include "journal_record.h"
 #include "tuner/util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* layout: see include/tuner/layout.h (builds and two-build comparison) */
 #include "tuner/layout.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* layout: see include/tuner/layout.h (statistics over a study's builds) */
 #include "tuner/layout.h"
 

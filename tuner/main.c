@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner: the command table and the entry point. */
 #include <math.h>
 #include <signal.h>

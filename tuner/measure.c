@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* measure: see include/tuner/measure.h */
 #include "tuner/measure.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pareto: see include/tuner/pareto.h */
 #include "tuner/pareto.h"
 

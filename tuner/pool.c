@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* pool: see include/tuner/pool.h */
 #include "tuner/pool.h"
 #include "tuner/util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* probe: variants measured on demand into one journal (see probe.h). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* progress: see include/tuner/progress.h */
 #include "tuner/progress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* report: see include/tuner/report.h */
 #include "tuner/report.h"
 

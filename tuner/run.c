@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* run: see include/tuner/run.h */
 #include "tuner/run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_front: from the journal to samples per configuration and objective,
  * the noise-aware front and the summary of a run. See run_priv.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_jobs: the jobs a run schedules on the pool: one build (or its lookup
  * in the journal) per unit, and single measurements (reboot, deploy,

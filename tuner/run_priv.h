@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_priv: what the parts of the run module share, private to it.
  * run.c plans a study and schedules its jobs (builds, measurement rounds,

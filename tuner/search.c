@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* search: see include/tuner/search.h */
 #include "tuner/search.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* size: see include/tuner/size.h */
 #include "tuner/size.h"
 

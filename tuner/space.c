@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* space: see include/tuner/space.h */
 #include "tuner/space.h"
 

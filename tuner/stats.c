@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* stats: see include/tuner/stats.h */
 #include "tuner/stats.h"
 

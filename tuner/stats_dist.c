@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_dist: the normal and Student t distributions, and normal variates.
  * See include/tuner/stats.h for the methods and their sources.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* study: see include/tuner/study.h */
 #include "tuner/study.h"
 

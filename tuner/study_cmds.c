@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * study_cmds: the sections of a study file that run commands (build, train,
  * deploy, reboot, size, measure). See include/tuner/study.h for the format and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * study_priv: what the two halves of the study loader share, private to the
  * study module. study.c loads the file and parses the top-level sections;

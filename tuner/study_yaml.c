@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* study_yaml: see study_yaml.h */
 #include "study_yaml.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * study_yaml: the YAML half of the study module, private to it.
  *

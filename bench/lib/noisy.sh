@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by the benchmarks on targets/noisy: a scratch directory $work
 # (removed on exit) holding the noisy binary and a git repository
 # $work/repo with an empty source directory src/ (the target needs none).

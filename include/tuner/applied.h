@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * applied: which of a configuration's flags were really in effect in the
  * compilations of a build.

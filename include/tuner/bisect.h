@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bisect: the search of tuner bisect over a range of commits (pure: no
  * I/O, no measurement).

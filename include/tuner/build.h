@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * build: one build of one configuration with one layout seed, including the
  * PGO phases, and the size of its artifact.

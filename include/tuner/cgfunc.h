@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgfunc: per-function costs from one cachegrind output file, for tuner
  * layout. A model of a router's caches, not a measurement (see cgmodel.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cgmodel: the `cachegrind-model` parsers. A deterministic model of a
  * router's CPU caches, not a measurement: counts from valgrind's cachegrind

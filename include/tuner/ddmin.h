@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ddmin: delta debugging's minimizing algorithm (A. Zeller and R.
  * Hildebrandt, "Simplifying and Isolating Failure-Inducing Input", IEEE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elf: the section table of an ELF file, and the bytes of one section.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elfsym: the function symbols of an ELF file (its .symtab): name, address,
  * size, and for a file-local symbol the source file it came from. What

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * flagdiff: the differences between two flag strings, as changes that can
  * be applied one by one (for tuner blame).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gitsrc: turns (repository, revision, path) into an exported source tree.
  *

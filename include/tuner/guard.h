@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * guard: no orphan outlives tuner, even when tuner is killed with SIGKILL.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * journal: results/<study>/journal.jsonl, the study's memory.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * layout: which code placements cost what. The seeds' question ("is there a
  * way to find out which function alignments got such a big impact on NAT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * measure: parsers that turn a measure command's stdout into a number.
  *

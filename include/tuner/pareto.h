@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pareto: the non-dominated set of points under several objectives, with
  * hard limits; and the same under measurement noise. Pure.

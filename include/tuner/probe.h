@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * probe: measure variants of a study on demand, for the commands that
  * search (tuner blame, tuner bisect).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report: the results of a run for people (a table on a FILE) and for
  * programs (pareto.json).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * search: strategies that propose configurations, behind one interface.
  * Pure: a seeded RNG, no I/O.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * space: the flag space of a study. A space is a list of named dimensions,
  * each a list of values; a configuration picks one value per dimension.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats: summaries, confidence intervals and two-sample tests of repeated
  * measurements. Pure: no I/O; randomness only from a caller's seeded

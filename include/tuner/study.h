@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * study: a study file (YAML) loaded into a struct study and validated.
  *

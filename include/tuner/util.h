@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * util: errors, memory, strings, hashing, a seeded RNG and the cancellation
  * flag. Everything here is safe to call from any thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * natbench: the application protocols the traffic carries, as grammars.
  * mkapps (a build-time generator) invents them from a fixed seed and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The router's configuration, made once at start (the control plane, not
  * scored): interfaces as on an OpenWrt router with a VLAN-tagged switch

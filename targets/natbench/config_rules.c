@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The firewall, as fw3 would lay it out on an OpenWrt router: filter
  * chains per zone (lan may go anywhere, wan only where port forwards

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Measures the fast path's instruction footprint: how much x86-64 code of
 # the fp_* files a scoring run executes, and how often.
 #

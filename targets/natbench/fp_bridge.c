@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The LAN bridge (br-lan): ports eth0.1 (the switch) and wlan0, a
  * forwarding database learned from source addresses and aged out, VLAN

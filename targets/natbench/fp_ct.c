@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Connection tracking core: tuples, the hash of both directions of every
  * connection, lookup with expiry on the way, unconfirmed connections that

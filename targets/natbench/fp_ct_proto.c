@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Per-protocol connection tracking: TCP (header and flag checks, options,
  * the state machine and sequence window tracking), UDP (unreplied and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Flow dissector: walks the headers of a received frame (tags, PPPoE, MPLS,
  * IPv4, IPv6 with extension headers, GRE and IP-in-IP tunnels, ...) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * DMA cache maintenance, modelled on an ARMv7 core with an L2C-210 outer
  * cache: the top entries of the router's profile (v7_dma_inv_range,

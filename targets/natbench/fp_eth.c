@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Link layer receive: __netif_receive_skb_core peels 802.1Q / QinQ tags
  * onto the VLAN devices, gives bridge ports to the bridge, drops what is

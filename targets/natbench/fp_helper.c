@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Connection tracking helpers: after NAT, the application of a connection
  * is found by its server port (on the reply tuple, so port forwards find

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ICMP: errors the router sends about packets it cannot forward (time
  * exceeded, unreachable, fragmentation needed, parameter problem), rate

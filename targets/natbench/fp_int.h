@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Functions the fast-path files call across translation units, and the
  * matches and targets the rule set (config.c) refers to. Declarations only:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * IPv4: receive checks, options, the PRE_ROUTING / FORWARD / POST_ROUTING
  * and LOCAL_IN / LOCAL_OUT hooks around routing, forwarding with TTL

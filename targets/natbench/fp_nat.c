@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * NAT: bindings made by the nat table's targets on a connection's first
  * packet (masquerade, DNAT port forwards), unique source ports, the packet

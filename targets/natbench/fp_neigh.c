@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Neighbours: the ARP cache (hash of entries with NUD states, a cached link
  * header per entry, one queued packet while a lookup is outstanding), ARP

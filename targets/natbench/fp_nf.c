@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Netfilter core: per-hook chains of functions called through pointers
  * (nf_hook_slow), and the iptables interpreter (ipt_do_table) that walks a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The planted alignment effect (tuner layout's test): a small hot function,
  * nb_plant_mix, whose offset in a 32-byte cache line the study sets with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PPP over Ethernet: the session table (by session id and the access
  * concentrator's address), the PPPoE session header on receive and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The pfifo qdisc of eth0 (the seeds' routers run pfifo): a tail-drop
  * queue with a packet limit, and qdisc_run handing frames to the driver

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Routing: a longest-prefix-match table in the style of the old fib_hash,
  * one hash zone per prefix length searched from the longest non-empty zone

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The receive side of the Ethernet driver (bgmac-like): a ring of DMA
  * descriptors, buffers invalidated when mapped for the device and again when

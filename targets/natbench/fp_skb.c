@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Socket buffers: a page-fragment style buffer allocator (a LIFO of free
  * buffers with a reference count each), build_skb around a received

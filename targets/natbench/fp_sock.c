@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The router's own sockets, as early demux sees them: every received TCP
  * or UDP packet is looked up in the established TCP hash and the UDP hash

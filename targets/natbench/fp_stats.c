@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Statistics the stack keeps per packet: per-CPU software counters of
  * every device a packet passes (updated inside a u64_stats sequence, as a

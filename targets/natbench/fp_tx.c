@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The transmit side of the Ethernet driver: frames go on a descriptor ring
  * after their buffer is cleaned to memory (v7_dma_clean_range and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inline helpers of the fast path: big-endian accessors, Internet checksum
  * arithmetic (RFC 1071, incremental updates per RFC 1624), hashing.

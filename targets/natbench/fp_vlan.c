@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * 802.1Q devices: the table of L2 devices beneath the L3 interfaces, tag
  * removal on receive (the device found by real device and VID, priority

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The generic transmit path: device dispatch down the stack of L2 devices,
  * __dev_queue_xmit with the empty-qdisc bypass, validate_xmit_skb (device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iptables match modules: each reads its own info block and the packet
  * (and its connection) and says whether the rule matches. Reached from

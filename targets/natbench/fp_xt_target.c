@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iptables targets: marks and connection marks, DSCP / TOS / TTL rewrites
  * with incremental header checksums, priority classification, TCP MSS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The traffic generator: the LAN hosts and the Internet around the router.
  * A fixed number of flows is always active; each batch (one NAPI budget)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What each kind of flow sends next. Directions: 0 client to server, 1
  * back. A flow that needs the far side to know the router's translation

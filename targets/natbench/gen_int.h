@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The traffic generator's internals, shared by gen.c (flows, scheduling,
  * what the wire shows) and gen_pkt.c (frame building). Harness only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Builds application messages from the grammar tables mkapps wrote
  * (apps_tab.c): the generator's half of the agreement whose other half is

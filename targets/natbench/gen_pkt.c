@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Frame building for the generator: link headers as the switch delivers
  * them (802.1Q VID 1 from the LAN; VID 2 from the WAN, with a PPPoE session

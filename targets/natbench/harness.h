@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * natbench harness: the router's configuration, the traffic generator
  * (the LAN hosts, the Internet and the NIC's receive DMA), the wire that

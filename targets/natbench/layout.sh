@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Prints the link order of the fast-path objects for a layout seed:
 #   layout.sh SEED OBJECT...
 # Seed 0: the objects as given (sorted by the caller). Otherwise a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * natbench: a user-space model of a home router's NAT forwarding path (LAN
  * on VLAN 1 to WAN on VLAN 2 with masquerade), driven by seeded synthetic

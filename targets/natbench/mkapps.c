@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkapps: invents natbench's application protocols and writes, for the
  * same grammars, the fast-path parsers and the generator's tables.

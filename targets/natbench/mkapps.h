@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkapps: the generator's model of the applications it invents, shared by
  * mkapps.c (inventing) and mkapps_emit.c (writing C). Build tool only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * mkapps: writes the parsers (C specialised to each grammar), the registry
  * and the grammar tables. What a parser accepts and what the generator's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * natbench: types and state of the modelled router, shared by the fast path
  * (fp_*.c) and the harness (main.c, gen.c, wire.c, config.c, verify.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * natbench: the data of iptables-style matches and targets (xt_* infos).
  * The harness (config.c) builds the rule set from these; the fast path

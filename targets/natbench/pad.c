@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The layout pad: PAD_BYTES of never-executed code placed at the start of
  * the hot text. The section name sorts it into .text.hot, which the

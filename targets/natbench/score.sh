@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The measure command: runs the artifact once under cachegrind with the
 # caches of a Cortex-A9 router (32 KB 4-way L1s with 32-byte lines, a
 # 512 KB 8-way PL310 L2), then prints the program's "natbench:" line and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The PGO training command: runs the instrumented artifact natively on the
 # training traffic (another seed than the scored traffic, so the profile
 # does not fit the scored packets exactly, as on a real router) and leaves

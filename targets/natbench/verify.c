@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Independent checks of what the router transmits: the IPv4 header
  * checksum and the TCP, UDP and ICMP checksums recomputed in full, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The device side of the NIC and the cable: received frames are written
  * into the buffers the driver posted (as the NIC's DMA engine would),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * noisy: a measure command with known truth, for checking tuner's
  * statistics against ground truth.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # build.applied command of the qemu-linux study: prints the cross compiler's
 # command line of every C file compiled into the kernel build in
 # $TUNER_OUT, one per line, from Kbuild's .cmd files (their cmd_ line), so

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The qemu-linux study's build command: cross-builds the kernel in $TUNER_SRC
 # out of tree into $TUNER_OUT for QEMU's vexpress-a9 as a minimal NAT
 # router (tinyconfig + router.config), and leaves the artifact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gcda-summary: gives the kernel's .gcda files the object summary GCC needs
  * before -fprofile-use reads them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * insncount: a QEMU TCG plugin that counts the guest instructions executed
  * (all vCPUs) and publishes the running total, so measure.sh can read the

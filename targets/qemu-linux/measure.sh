@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The qemu-linux study's measure command: boots $TUNER_ARTIFACT (a zImage,
 # with arch/arm/boot/dts/vexpress-v2p-ca9.dtb beside it as build.sh leaves
 # it) under qemu-system-arm -M vexpress-a9 as a NAT router between two

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the router's initramfs (gzipped newc cpio) from the armhf packages
 # that scripts/install-kernel-deps.sh unpacked under
 # $TUNER_KERNEL_WORK/armhf/root: busybox-static, nft and ethtool with the

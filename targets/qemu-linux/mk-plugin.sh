@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the insncount QEMU plugin (insncount.c) against qemu-plugin.h from
 # Debian's qemu source package, which scripts/install-kernel-deps.sh
 # unpacks under $TUNER_KERNEL_WORK/qemu-src. Prints the plugin's path; a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Is a kernel PGO build's profile really used? For each object named (by
 # default four on the NAT path), compiles its C file again with the build's
 # own command line (its .cmd file, -MMD dropped) three ways, into a

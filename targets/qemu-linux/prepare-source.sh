@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Unpacks Debian's linux-source-6.1 (/usr/src/linux-source-6.1.tar.xz) into a
 # local git repository, one commit per package version, so the tuner's git
 # handling (exported trees, commits in every result, --a-rev/--b-rev)

@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # /init of the router initramfs (busybox sh, PID 1). Brings the LAN and WAN
 # interfaces up by MAC (virtio-net devices probe in reverse order of QEMU's
 # -device list), forwards IPv4 with nftables masquerade on the WAN side and

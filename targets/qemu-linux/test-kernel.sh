@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make test-kernel`: the qemu-linux target end to end. Installs what is
 # missing, unpacks Debian's kernel source into a local git repository,
 # builds -O2 and -Os (spaces/qemu-linux.yaml) and measures each 3 times,

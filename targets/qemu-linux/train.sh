@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The qemu-linux study's train command (PGO): boots the gcov kernel that
 # build.sh made with TUNER_PGO=generate ($TUNER_ARTIFACT, built in
 # $TUNER_OUT) as the router, puts the NAT workload through it (iperf3 LAN ->

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tests/e2e/t_bisect.sh and bench/bisect.sh: a git repository
 # with 30 commits of natbench history and one known regression, for tuner
 # bisect with the noisy target (targets/noisy) as the measure command.

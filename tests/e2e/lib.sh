@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for end-to-end tests (sourced). Each test runs with TUNER, ROOT and
 # TMPDIR set by scripts/run-e2e.sh.
 set -euo pipefail

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The applied-flag check (build.applied), on OpenWrt's 5.4 story in
 # miniature: a Makefile change makes -fno-reorder-blocks miss one file's
 # compilation (overridden by a -freorder-blocks after it, filtered out, or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Bad study files: each gives one line "tuner: FILE:LINE:COL: message" (or
 # "tuner: FILE: message" where there is no location), exit 2, and nothing
 # runs: no results directory appears.

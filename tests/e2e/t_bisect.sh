@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner bisect on 30 commits of natbench history with one known regression
 # among commits that only add unused code or move comments (new layouts),
 # measured by the noisy target (0.5% run noise, layout offsets N(0, 2%)

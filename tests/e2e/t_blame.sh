@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner blame: delta debugging over flag differences. On the noisy target
 # (known truth: only -fz changes the speed, by -5%; +-2% layout offsets per
 # build, 0.5% run noise) it must name -fz for several seeds; on the fixture

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # build.inputs: a build script outside the source tree is part of the build
 # key. A rerun rebuilds nothing; editing the script (even a comment)
 # rebuilds every configuration once; a rerun after that rebuilds nothing.

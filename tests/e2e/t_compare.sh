@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner compare on the noisy target (known truth, seeded noise): flags and
 # revisions, interleaving, the verdicts with and without layout seeds, a
 # small seeded A/A and power check, resume, and usage errors.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Uncommitted changes never reach a build unless --dirty says so; every
 # result records the commit and whether the source was dirty.
 . "$ROOT/tests/e2e/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The rest of a study's surface on one cheap study: size by command, the
 # json: parser, two testbeds x 3 repeats, 2 layout seeds pooled, a hard limit
 # that keeps a config off the front, --budget, deploy before each measure.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A flag value holding ';', $(...), backquotes, quotes and backslashes
 # reaches the build and measure commands byte for byte through TUNER_FLAGS
 # and executes nothing.

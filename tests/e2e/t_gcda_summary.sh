@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # targets/qemu-linux/gcda-summary.c on real profiles: a program built with
 # -fprofile-arcs and run writes a .gcda; with its object summary cut out
 # (what the kernel's debugfs files look like) GCC 12's -fprofile-use

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Ctrl-C (SIGINT) mid-run: tuner stops launching, kills the running build
 # commands and everything they started, keeps what finished in the journal,
 # exits 130; the next run resumes from the journal.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tuner layout on natbench with its planted alignment effect (fp_plant.c):
 # a study of 2 pads x 3 layout seeds (6 real builds scored under
 # cachegrind), then

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # natbench, the bundled NAT fast-path target, built with its own Makefile
 # (no tuner): every flag set, layout seed and PGO mode transmits the same
 # bytes; every transmitted checksum and translation verifies; a layout seed

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The noisy target itself: its truth, its noise and its determinism, since
 # the racing and compare tests and benchmarks rest on it.
 . "$ROOT/tests/e2e/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The qemu-linux target's cheap parts (no kernel build, no QEMU; `make
 # test-kernel` runs the real thing): every script parses, the router config
 # fragment has what the router needs, the study file is valid over a git

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Repeats and racing on the noisy target (known truth, seeded noise):
 # racing finds the true front of 12 configurations with fewer measurements
 # than repeats.max for all, measurements interleave on the testbed, reboot

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A real study (16 configurations built by gcc in parallel, measured), then:
 # tuner killed with SIGKILL mid-run, rerun -> the same Pareto set, and the
 # journal shows that no finished build was built twice.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A build command that sleeps forever and forks a grandchild: after the
 # timeout the whole process group is gone, the build is recorded as timed
 # out, and the run goes on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by the unit tests that judge struct applied (test_applied.c,
  * test_elf.c): include after <cmocka.h> and "tuner/applied.h".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A scratch directory per test, as cmocka setup/teardown functions: *state
  * is its path (malloced) while the test runs; teardown removes the tree.

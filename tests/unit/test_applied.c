@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for applied (which requested flags were in effect in a
  * build's compiler command lines): GCC's last-switch-wins rules on

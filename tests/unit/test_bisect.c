@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for bisect: the search against an oracle that knows the
  * first bad commit, on lines, with unchanged and skipped commits, and on a

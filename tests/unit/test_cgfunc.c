@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for cgfunc: per-function costs from cachegrind output files,
  * hand-written in the format valgrind writes, and their damaged variants.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for cgmodel: the cachegrind-model parsers on hand-written
  * cachegrind outputs (exact arithmetic, every parser name, every error),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for ddmin: delta debugging against oracles with known culprits. */
 #include <stdarg.h>
 #include <stddef.h>

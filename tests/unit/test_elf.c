@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for elf (the section table and section bytes of ELF files)
  * on what `build.applied: record` reads: the .GCC.command.line section of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for elfsym: a real program from `cc` with two static
  * functions of one name, cross-checked against binutils' nm; this test's

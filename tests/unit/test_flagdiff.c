@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for flagdiff: keys, changes and applying subsets of them. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for gitsrc, against a real repository made with the git
  * command line (so libgit2 is checked against git itself):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for journal: round trips through the file, torn and corrupt
  * files, and appends from several threads. Every file written is also

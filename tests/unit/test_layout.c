@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for layout: cache placement arithmetic, the analysis of
  * variance and Benjamini-Hochberg against hand-computed values, the

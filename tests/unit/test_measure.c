@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for measure: the parsers on iperf3-shaped documents and on the
  * kinds of text measure commands print.

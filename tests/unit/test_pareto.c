@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for pareto: hand-made fronts and a randomized cross-check. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for tuner/pool.c: real threads, atomic counters. */
 #include <stdarg.h>
 #include <stddef.h>

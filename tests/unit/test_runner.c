@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for tuner/runner.c: real child processes under /bin/sh -c. */
 #include <stdarg.h>
 #include <stddef.h>

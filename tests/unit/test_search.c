@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for search: orders, budgets, determinism, huge spaces. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for size: real binaries from `cc`, cross-checked against
  * binutils' readelf, and hand-made ELF files of the other class and byte

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for space: configs, ids, normalization. */
 #include <setjmp.h>
 #include <stdarg.h>

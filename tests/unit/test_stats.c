@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for stats: summaries checked against values worked by hand. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for stats, part two: the distributions of tuner/stats_dist.c
  * against t tables and 50-digit evaluations of the integrals; then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for study: loading, defaults and every kind of error. */
 #include <stdarg.h>
 #include <stddef.h>
