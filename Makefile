@@ -41,8 +41,24 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/%)
 # Tests of the threaded modules, also run under ThreadSanitizer.
 TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 
-.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel test-kernel-pgo
-all: $(B)/tuner
+# The uarch QEMU plugin (tuner-uarch.so, beside the binary): the model's
+# core (plain C, no tuner dependency) and the QEMU glue, always optimised
+# and position-independent whatever VARIANT is, since QEMU loads it.
+# qemu-plugin.h comes from Debian's qemu source (scripts/qemu-plugin-h.sh).
+PLUGIN_SRC := tuner/qemu/uarch_plugin.c tuner/uarch_cache.c tuner/uarch_decode.c \
+	tuner/uarch_bpred.c tuner/uarch_config.c tuner/uarch_core.c
+PLUGIN_HDR := include/tuner/uarch.h tuner/uarch_priv.h
+
+.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin
+all: $(B)/tuner $(B)/tuner-uarch.so
+
+plugin: $(B)/tuner-uarch.so
+
+$(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj
+	@inc=$$(scripts/qemu-plugin-h.sh) && \
+	echo "$(CC) -shared -fPIC ... -o $@" && \
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -shared -Iinclude -Ituner -I"$$inc" \
+		-o $@ $(PLUGIN_SRC) -lpthread
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -96,8 +112,11 @@ bench: deps all
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(B)/tuner $(DESTDIR)$(PREFIX)/bin/tuner
+	install -d $(DESTDIR)$(PREFIX)/lib/tuner
+	install -m 644 $(B)/tuner-uarch.so $(DESTDIR)$(PREFIX)/lib/tuner/tuner-uarch.so
 
+# Keeps build/deps (the downloaded qemu-plugin.h).
 clean:
-	rm -rf build
+	rm -rf build/release build/asan build/tsan
 
 -include $(wildcard $(B)/obj/*.d $(B)/*.d)

@@ -1,10 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Installs the Debian packages tuner needs to build and test, when missing.
+# Installs the Debian packages tuner needs to build and test, when missing,
+# and fetches qemu-plugin.h (scripts/qemu-plugin-h.sh) for the uarch plugin.
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
+# The cross compilers and qemu-user run the router models (ARM and MIPS
+# code under the uarch plugin); qemu-user comes without its recommended
+# qemu-user-binfmt, which would register handlers system-wide.
 set -eu
 
-PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind"
+PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user"
 
 missing=""
 for p in $PKGS; do
@@ -12,7 +17,10 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+	"$(dirname "$0")/qemu-plugin-h.sh" >/dev/null
+	exit 0
+fi
 
 echo "tuner: installing missing Debian packages:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
@@ -27,3 +35,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+"$(dirname "$0")/qemu-plugin-h.sh" >/dev/null

@@ -5,9 +5,7 @@
 # and the kernel build tools; then fetches the armhf router userspace
 # (busybox-static, nft, ethtool and their libraries) into the kernel work
 # area with `apt-get download` + `dpkg -x` (never installed on the host),
-# and qemu-plugin.h from Debian's qemu source package (a deb-src entry for
-# bookworm main is added as /etc/apt/sources.list.d/tuner-qemu-src.sources;
-# `apt-get source --download-only qemu`) for the instruction-count plugin.
+# and qemu-plugin.h (scripts/qemu-plugin-h.sh) for the QEMU plugins.
 # Called by `make test-kernel`, not by `make test`; safe to run again.
 #
 #   TUNER_KERNEL_WORK   the work area (default: results/qemu-linux-work)
@@ -77,22 +75,6 @@ if [ ! -f "$stamp" ]; then
 	done
 	touch "$stamp"
 fi
-# qemu-plugin.h (no binary package ships it).
-if [ -z "$(find "$work/qemu-src" -path '*/include/qemu/qemu-plugin.h' 2>/dev/null | head -1)" ]; then
-	echo "install-kernel-deps: fetching Debian's qemu source for qemu-plugin.h" >&2
-	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
-	src=/etc/apt/sources.list.d/tuner-qemu-src.sources
-	if [ ! -f "$src" ]; then
-		printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
-			'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
-			$SUDO tee "$src" >/dev/null
-		updated=0
-	fi
-	update
-	rm -rf "$work/qemu-src"
-	mkdir -p "$work/qemu-src"
-	(cd "$work/qemu-src" && apt-get source --download-only -qq -o APT::Sandbox::User=root qemu)
-	orig=$(ls "$work"/qemu-src/qemu_*.orig.tar.* | head -1)
-	tar -xf "$orig" -C "$work/qemu-src" --wildcards '*/include/qemu/qemu-plugin.h'
-fi
+# qemu-plugin.h (no binary package ships it), for the plugins.
+"$root/scripts/qemu-plugin-h.sh" >/dev/null
 exit 0

@@ -57,6 +57,8 @@ char **env_build(const struct cmd_env *e)
 	ADD("ARTIFACT", e->artifact);
 	ADD("TESTBED", e->testbed);
 	ADD("CONFIG_ID", e->config_id);
+	ADD("UARCH", e->uarch);
+	ADD("UARCH_PLUGIN", e->uarch_plugin);
 #undef ADD
 	env[n++] = xasprintf("TUNER_JOBS=%u", e->jobs ? e->jobs : 1);
 	env[n++] = xasprintf("TUNER_LAYOUT_SEED=%u", e->layout_seed);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tuner/cgmodel.h"
+#include "tuner/uarch_score.h"
 #include "tuner/util.h"
 
 #define JSON_PREFIX "json:"
@@ -304,11 +305,25 @@ static int parse_cgmodel(double *out, const char *parser, const struct cg_model 
 	return ret;
 }
 
+/* uarch-model and its variants: see uarch_score.h. */
+static int parse_uarch(double *out, const char *parser, const struct ua_config *ua,
+		       const char *text, size_t len)
+{
+	struct ua_score score;
+
+	if (!ua)
+		return tn_error("uarch-model: no modelled core (measure.uarch) to score with");
+	if (ua_score_text(&score, ua, 1, text, len) < 0)
+		return -1;
+	*out = ua_score_value(&score, parser);
+	return 0;
+}
+
 int measure_parser_valid(const char *name)
 {
 	if (!strcmp(name, "number") || !strcmp(name, "iperf3"))
 		return 1;
-	if (cgmodel_parser_valid(name))
+	if (cgmodel_parser_valid(name) || ua_score_parser_valid(name))
 		return 1;
 	if (!strncmp(name, JSON_PREFIX, strlen(JSON_PREFIX)))
 		return path_valid(name + strlen(JSON_PREFIX));
@@ -318,10 +333,13 @@ int measure_parser_valid(const char *name)
 const char *measure_parser_names(void)
 {
 	return "number, iperf3, json:PATH, cachegrind-model, cachegrind-model:cycles, "
-	       "cachegrind-model:ir, cachegrind-model:i1-misses";
+	       "cachegrind-model:ir, cachegrind-model:i1-misses, uarch-model, "
+	       "uarch-model:cycles, uarch-model:insns, uarch-model:l1i-misses, "
+	       "uarch-model:l1d-misses, uarch-model:l2-misses, uarch-model:mispredicts, "
+	       "uarch-model:taken";
 }
 
-int measure_parse(double *out, const char *parser, const struct cg_model *model,
+int measure_parse(double *out, const char *parser, const struct measure_models *models,
 		  const char *text, size_t len)
 {
 	const char *path;
@@ -335,7 +353,9 @@ int measure_parse(double *out, const char *parser, const struct cg_model *model,
 	if (!strcmp(parser, "iperf3"))
 		return parse_iperf3(out, text, len);
 	if (cgmodel_parser_valid(parser))
-		return parse_cgmodel(out, parser, model, text, len);
+		return parse_cgmodel(out, parser, models ? models->cg : NULL, text, len);
+	if (ua_score_parser_valid(parser))
+		return parse_uarch(out, parser, models ? models->ua : NULL, text, len);
 	if (strncmp(parser, JSON_PREFIX, strlen(JSON_PREFIX)) != 0)
 		return tn_error("unknown parser '%s' (known: %s)", parser,
 				measure_parser_names());

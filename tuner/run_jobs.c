@@ -12,6 +12,7 @@
 #include "tuner/build.h"
 #include "tuner/measure.h"
 #include "tuner/runner.h"
+#include "tuner/uarch_score.h"
 #include "tuner/util.h"
 #include "run_priv.h"
 
@@ -104,6 +105,8 @@ static void measure_once(struct mjob *m)
 	double start = now_seconds();
 	char **env;
 	size_t k = 0;
+	char uarch[512];
+	const struct measure_models models = { &s->model, s->has_uarch ? &s->uarch : NULL };
 
 	e.flags = u->cfg.flags;
 	e.src = u->src->dir;
@@ -115,6 +118,11 @@ static void measure_once(struct mjob *m)
 	e.jobs = ctx->jobs_per_build;
 	e.layout_seed = u->seed;
 	e.run = m->run;
+	if (s->has_uarch) {
+		ua_config_machine(&s->uarch, uarch, sizeof(uarch));
+		e.uarch = uarch;
+		e.uarch_plugin = ua_plugin_path();
+	}
 	env = env_build(&e);
 
 	/* Only this testbed's one worker touches its flag. */
@@ -149,7 +157,7 @@ static void measure_once(struct mjob *m)
 		double v = NAN;
 		if (!measure_objective(s, i))
 			continue;
-		if (!err.len && measure_parse(&v, s->objectives[i].parser, &s->model,
+		if (!err.len && measure_parse(&v, s->objectives[i].parser, &models,
 					      r.result.out, r.result.out_len) < 0)
 			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
 		rec.names[k] = s->objectives[i].name;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tuner/cgmodel.h"
+#include "tuner/uarch_score.h"
 #include "tuner/measure.h"
 #include "tuner/search.h"
 #include "tuner/util.h"
@@ -369,6 +370,15 @@ static const struct section {
 	{ "layout", parse_layout, NULL },
 };
 
+/* Some objective is parsed by a uarch-model parser. */
+static int uses_uarch(const struct study *s)
+{
+	for (size_t i = 0; i < s->nobjectives; i++)
+		if (s->objectives[i].parser && ua_score_parser_valid(s->objectives[i].parser))
+			return 1;
+	return 0;
+}
+
 /* Some objective is parsed by a cachegrind-model parser. */
 static int uses_cgmodel(const struct study *s)
 {
@@ -405,6 +415,12 @@ static int load_root(struct loader *ld, const struct ynode *root)
 	if (ld->model && !uses_cgmodel(s))
 		return study_err(ld, ld->model, "'measure.model' applies only to the "
 				 "cachegrind-model parsers, and no objective uses one");
+	if (ld->uarch && !uses_uarch(s))
+		return study_err(ld, ld->uarch, "'measure.uarch' applies only to the "
+				 "uarch-model parsers, and no objective uses one");
+	if (!ld->uarch && uses_uarch(s))
+		return study_err(ld, ld->measure, "the uarch-model parsers need 'measure.uarch' "
+				 "(at least a preset: %s)", ua_preset_names());
 	if (ld->pgo_on && !s->train.command)
 		return study_err(ld, ld->pgo_on,
 				 "pgo: on needs a train command (train: {command: ...})");
@@ -469,7 +485,7 @@ static void study_init(struct study *s, const char *path)
 
 int study_load(struct study *out, const char *path)
 {
-	struct loader ld = { path, out, NULL, NULL, NULL };
+	struct loader ld = { path, out, NULL, NULL, NULL, NULL };
 	struct ynode *root = NULL;
 	char *buf = NULL;
 	size_t len = 0;

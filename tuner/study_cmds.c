@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "tuner/cgmodel.h"
+#include "tuner/uarch.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
@@ -23,10 +24,14 @@ static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const train_keys[] = { "command", "timeout", "inputs", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
-	"command", "parser", "timeout", "repeats", "model", NULL
+	"command", "parser", "timeout", "repeats", "model", "uarch", NULL
 };
 static const char *const repeats_keys[] = { "min", "max", NULL };
 static const char *const model_keys[] = { "l1_miss", "ll_miss", "clock_mhz", "files", NULL };
+static const char *const uarch_keys[] = {
+	"preset", "l1i", "l1d", "l2", "dir", "btb", "ras", "indirect", "writeback",
+	"insn", "l1i_miss", "l1d_miss", "l2_miss", "taken", "mispredict", "clock_mhz", NULL
+};
 
 /* Parses the command and timeout keys of section n (keys already checked);
  * an empty command counts as none. */
@@ -328,6 +333,42 @@ static int parse_model(struct loader *ld, const struct ynode *n)
 	return 0;
 }
 
+/* measure.uarch: the uarch-model parsers' modelled core (uarch.h): a preset,
+ * then any of its keys. */
+static int parse_uarch(struct loader *ld, const struct ynode *n)
+{
+	struct ua_config *c = &ld->s->uarch;
+	const struct ynode *v;
+	char err[256];
+
+	if (study_want_map(ld, n, "measure.uarch", uarch_keys) < 0)
+		return -1;
+	ld->uarch = n;
+	v = ynode_get(n, "preset");
+	if (!v)
+		return study_err(ld, n, "'measure.uarch' needs a preset (%s)", ua_preset_names());
+	if (ynode_want(ld->path, v, YNODE_SCALAR, "measure.uarch.preset") < 0)
+		return -1;
+	if (ua_config_preset(c, v->str, err, sizeof(err)) < 0)
+		return study_err(ld, v, "measure.uarch.preset: %s", err);
+	for (size_t k = 0; k < n->nkids; k += 2) {
+		const struct ynode *key = n->kids[k], *val = n->kids[k + 1];
+		char what[64];
+
+		if (!strcmp(key->str, "preset"))
+			continue;
+		snprintf(what, sizeof(what), "measure.uarch.%s", key->str);
+		if (ynode_want(ld->path, val, YNODE_SCALAR, what) < 0)
+			return -1;
+		if (ua_config_set(c, key->str, val->str, err, sizeof(err)) < 0)
+			return study_err(ld, val, "measure.uarch.%s", err);
+	}
+	if (ua_config_check(c, err, sizeof(err)) < 0)
+		return study_err(ld, n, "measure.uarch: %s", err);
+	ld->s->has_uarch = 1;
+	return 0;
+}
+
 int study_parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -346,6 +387,9 @@ int study_parse_measure(struct loader *ld, const struct ynode *key, const struct
 		return -1;
 	v = ynode_get(n, "model");
 	if (v && parse_model(ld, v) < 0)
+		return -1;
+	v = ynode_get(n, "uarch");
+	if (v && parse_uarch(ld, v) < 0)
 		return -1;
 	return 0;
 }

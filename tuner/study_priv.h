@@ -17,6 +17,7 @@ struct loader {
 	struct study *s;
 	const struct ynode *measure; /* the measure section, or NULL */
 	const struct ynode *model;   /* measure.model, or NULL */
+	const struct ynode *uarch;   /* measure.uarch, or NULL */
 	const struct ynode *pgo_on;  /* the "on" value of the pgo dimension */
 };
 

@@ -69,6 +69,7 @@ int build_run(struct build_record *out, const struct build_request *req);
 struct cmd_env {
 	const char *flags, *src, *out, *pgo, *profile_dir, *artifact, *testbed,
 		*config_id;
+	const char *uarch, *uarch_plugin; /* measure.uarch's machine, plugin */
 	unsigned jobs, layout_seed;
 	long run; /* -1: unset */
 };

@@ -13,6 +13,11 @@
  *                modelled Mbit/s, cycles, instructions or I1 misses per
  *                packet from a workload's packets line and cachegrind's
  *                output file (see cgmodel.h)
+ *   uarch-model, uarch-model:cycles, :insns, :l1i-misses, :l1d-misses,
+ *   :l2-misses, :mispredicts, :taken
+ *                modelled Mbit/s, or cycles or events per packet, from a
+ *                workload's packets line and the uarch QEMU plugin's report
+ *                (see uarch_score.h)
  *
  * Pure: no I/O.
  */
@@ -22,6 +27,14 @@
 #include <stddef.h>
 
 struct cg_model;
+struct ua_config;
+
+/* The models some parsers need: NULL members take their defaults (the
+ * uarch-model parsers need ua, and check the report's machine against it). */
+struct measure_models {
+	const struct cg_model *cg;
+	const struct ua_config *ua;
+};
 
 /* 1 if name is a known parser (json: needs a non-empty, well-formed path). */
 int measure_parser_valid(const char *name);
@@ -30,10 +43,11 @@ int measure_parser_valid(const char *name);
 const char *measure_parser_names(void);
 
 /* Parses text (len bytes, need not be NUL-terminated; NULL is "") with
- * parser. model is the cache model of the cachegrind-model parsers (NULL:
- * its defaults) and is ignored by the others. 0 with *out set, or -1 with
+ * parser. models (NULL: none) gives the cachegrind-model parsers' cache
+ * model (default: its defaults) and the uarch-model parsers' core (needed
+ * by them); the other parsers ignore it. 0 with *out set, or -1 with
  * message saying what was missing. */
-int measure_parse(double *out, const char *parser, const struct cg_model *model,
+int measure_parse(double *out, const char *parser, const struct measure_models *models,
 		  const char *text, size_t len);
 
 #endif

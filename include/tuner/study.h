@@ -33,11 +33,15 @@
  *   size: {of: artifact, measure: text|file|command, command: CMD}
  *   measure: {command: CMD, parser: P, timeout: S,
  *             repeats: N | {min: N, max: N},
- *             model: {l1_miss: C, ll_miss: C, clock_mhz: F, files: GLOB}}
+ *             model: {l1_miss: C, ll_miss: C, clock_mhz: F, files: GLOB},
+ *             uarch: {preset: NAME, KEY: VALUE, ...}}
  *                                     # P: number | iperf3 | json:PATH |
  *                                     # cachegrind-model | cachegrind-model:
- *                                     # cycles, :ir or :i1-misses (measure.h);
- *                                     # model: for cachegrind-model only
+ *                                     # cycles, :ir or :i1-misses |
+ *                                     # uarch-model[:cycles, :insns, ...]
+ *                                     # (measure.h); model: for
+ *                                     # cachegrind-model only; uarch: for
+ *                                     # uarch-model only, and required by it
  *   testbeds: [NAME, ...]             # default [local]
  *   objectives:                       # required, >= 1
  *     - {name: N, unit: U, goal: max|min, limit: X,
@@ -76,6 +80,20 @@
  * builds only, as the train command does. A path that cannot be read is
  * an error at load time.
  *
+ * measure.uarch is the modelled core of the uarch-model parsers (uarch.h,
+ * uarch_score.h): a preset (cortex-a9: a BCM47094's Cortex-A9 with its
+ * PL310 L2; 1004k: an MT7621's MIPS 1004Kc; cachegrind: cachegrind's cache
+ * model), then any key of ua_config_set() to change it, as strings or
+ * numbers: the machine (l1i, l1d, l2: "SIZE:WAYS:LINE[:lru|rr|random]";
+ * dir: "none|bimodal:N|gshare:N:H"; btb: "N:WAYS|none"; ras: N;
+ * indirect: btb|none; writeback: on|off) and the penalties in cycles
+ * (insn, l1i_miss, l1d_miss, l2_miss, taken, mispredict) and clock_mhz.
+ * uarch_config.c says where every preset number comes from. The machine
+ * reaches the measure command as $TUNER_UARCH (comma-separated plugin
+ * arguments) with the plugin's path in $TUNER_UARCH_PLUGIN; the scorer
+ * checks that the report was made for that machine. The penalties stay in
+ * tuner: `tuner uarch` weighs saved reports with other ones.
+ *
  * measure.model is the cache model of the cachegrind-model parsers (see
  * cgmodel.h); every key is optional, the numbers are > 0:
  *   l1_miss: 12       cycles an L1 miss costs when the L2 has the line
@@ -106,6 +124,7 @@
 #define TUNER_STUDY_H
 
 #include "tuner/cgmodel.h"
+#include "tuner/uarch.h"
 #include "tuner/space.h"
 
 struct study_loc {
@@ -163,6 +182,8 @@ struct study {
 	char *parser;            /* default "number" */
 	unsigned repeats_min, repeats_max;
 	struct cg_model model;   /* measure.model; the defaults if absent */
+	struct ua_config uarch;  /* measure.uarch; valid when has_uarch */
+	int has_uarch;
 
 	char **testbeds;
 	size_t ntestbeds;

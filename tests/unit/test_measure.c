@@ -298,7 +298,9 @@ static void test_measure__json_bad_paths(void **state)
 		     "cachegrind-model, ");
 	assert_string_equal(measure_parser_names(), "number, iperf3, json:PATH, cachegrind-model, "
 			    "cachegrind-model:cycles, cachegrind-model:ir, "
-			    "cachegrind-model:i1-misses");
+			    "cachegrind-model:i1-misses, uarch-model, uarch-model:cycles, "
+			    "uarch-model:insns, uarch-model:l1i-misses, uarch-model:l1d-misses, "
+			    "uarch-model:l2-misses, uarch-model:mispredicts, uarch-model:taken");
 }
 
 static void test_measure__number(void **state)
@@ -385,6 +387,7 @@ static void test_measure__cachegrind_model(void **state)
 		"7 1000 10 1 0 0 0 0 0 0\n"
 		"summary: 1000 10 1 0 0 0 0 0 0\n";
 	struct cg_model m;
+	struct measure_models mm = { &m, NULL };
 	double v = NAN;
 
 	/* Defaults: 1000 + 12 * 10 + 100 * 1 = 1220 cycles. */
@@ -396,11 +399,11 @@ static void test_measure__cachegrind_model(void **state)
 	cg_model_init(&m);
 	m.l1_miss = 20;
 	m.ll_miss = 200;
-	assert_int_equal(measure_parse(&v, "cachegrind-model:cycles", &m, doc, strlen(doc)), 0);
+	assert_int_equal(measure_parse(&v, "cachegrind-model:cycles", &mm, doc, strlen(doc)), 0);
 	assert_near(v, (1000 + 20 * 10 + 200 * 1) / 10.0);
 	free(m.files);
 	m.files = xstrdup("gen*");
-	assert_int_equal(measure_parse(&v, "cachegrind-model", &m, doc, strlen(doc)), -1);
+	assert_int_equal(measure_parse(&v, "cachegrind-model", &mm, doc, strlen(doc)), -1);
 	assert_string_equal(tn_errmsg(), "cachegrind-model: no counted code: no file matches 'gen*'");
 	cg_model_release(&m);
 	assert_fails("cachegrind-model", "packets=1 bytes=2\n", "no 'events:' line");

@@ -593,6 +593,64 @@ static void test_study__model_errors(void **state)
 		     "'measure.model' applies only to the cachegrind-model parsers");
 }
 
+static void test_study__uarch(void **state)
+{
+	struct study s;
+	char m[512];
+	char *path = write_yaml("u1.yaml", L1 L2 L3 L4
+				"measure:\n"
+				"  command: ./score\n"
+				"  parser: uarch-model\n"
+				"  uarch: {mispredict: 13, preset: 1004k, l2: 131072:8:32:rr, ras: 8,"
+				" clock_mhz: 1000}\n"
+				"objectives:\n"
+				"  - {name: throughput, goal: max}\n"
+				"  - {name: cycles, goal: min, parser: 'uarch-model:cycles'}\n");
+
+	/* The preset first, wherever it is written; then the keys. */
+	assert_int_equal(study_load(&s, path), 0);
+	assert_true(s.has_uarch);
+	assert_string_equal(s.uarch.preset, "1004k");
+	assert_true(s.uarch.mispredict == 13);
+	assert_true(s.uarch.clock_mhz == 1000);
+	assert_true(s.uarch.l1i_miss == 25);
+	ua_config_machine(&s.uarch, m, sizeof(m));
+	assert_string_equal(m, "l1i=32768:4:32:lru,l1d=32768:4:32:lru,l2=131072:8:32:rr,"
+			       "dir=bimodal:512,btb=none,ras=8,indirect=none,writeback=on");
+	study_release(&s);
+	free(path);
+	/* Absent: no modelled core. */
+	path = write_yaml("u0.yaml", L1 L2 L3 L4 L5 L6);
+	assert_int_equal(study_load(&s, path), 0);
+	assert_false(s.has_uarch);
+	study_release(&s);
+	free(path);
+}
+
+#define UAM "measure: {command: ./score, parser: uarch-model, uarch: "
+
+static void test_study__uarch_errors(void **state)
+{
+	expect_error(L1 L2 L3 L4 UAM "{l1i_miss: 3}}\n" L6, "5:57",
+		     "'measure.uarch' needs a preset (cortex-a9, 1004k, cachegrind)");
+	expect_error(L1 L2 L3 L4 UAM "{preset: a15}}\n" L6, "5:66",
+		     "measure.uarch.preset: unknown preset 'a15'");
+	expect_error(L1 L2 L3 L4 UAM "{preset: cortex-a9, l1d: 32768:3:32}}\n" L6, "5:82",
+		     "measure.uarch.l1d: 32768 bytes in 3 ways");
+	expect_error(L1 L2 L3 L4 UAM "{preset: cortex-a9, taken: -1}}\n" L6, "5:84",
+		     "measure.uarch.taken: '-1' is not a number of cycles");
+	expect_error(L1 L2 L3 L4 UAM "{preset: cortex-a9, l1: 1}}\n" L6, "5:77",
+		     "unknown key 'l1'");
+	expect_error(L1 L2 L3 L4 UAM "{preset: [cortex-a9]}}\n" L6, "5:66",
+		     "'measure.uarch.preset' must be a string");
+	expect_error(L1 L2 L3 L4 UAM "[1]}\n" L6, "5:57",
+		     "'measure.uarch' must be a mapping");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./score, uarch: {preset: 1004k}}\n" L6,
+		     "5:36", "'measure.uarch' applies only to the uarch-model parsers");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./score, parser: uarch-model}\n" L6, "5:10",
+		     "the uarch-model parsers need 'measure.uarch'");
+}
+
 /* Loads yaml as tmpdir/s.yaml; copies build's and train's inputs hashes. */
 static void load_inputs(const char *yaml, char build[17], char train[17])
 {
@@ -707,6 +765,8 @@ int main(void)
 		T(yaml_oddities),
 		T(model),
 		T(model_errors),
+		T(uarch),
+		T(uarch_errors),
 		T(inputs),
 		T(inputs_errors),
 	};

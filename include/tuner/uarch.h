@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * uarch: a deterministic model of a router CPU's front end and memory
+ * hierarchy, fed by an executed instruction stream. It is a MODEL, not a
+ * measurement: the QEMU plugin (tuner/qemu/uarch_plugin.c) drives it with
+ * the blocks and memory accesses of real ARM or MIPS code, and it counts
+ * what the modelled core would do with them:
+ *
+ *   - L1 instruction cache, looked up once for every line an executed
+ *     block spans (a block is fetched sequentially from its first byte to
+ *     its last);
+ *   - L1 data cache, once for every line a load or store touches,
+ *     write-allocate, with dirty lines written back to the L2 when evicted
+ *     (config.writeback);
+ *   - a unified L2 behind both, looked up on every L1 miss;
+ *   - branches: a direction predictor (bimodal or gshare 2-bit counters),
+ *     a branch target buffer, a return stack, and how each executed branch
+ *     fared against them (ua_bpred_resolve below says exactly).
+ *
+ * Replacement per cache is LRU, round-robin per set, or pseudo-random (a
+ * 32-bit Galois LFSR per cache with a fixed seed, so "random" is the same
+ * sequence in every run: deterministic, but sensitive to layout as a real
+ * random policy is).
+ *
+ * The model counts; it does not weigh. Penalties (cycles per miss, per
+ * mispredict, per taken branch) live in the same configuration but are
+ * applied by the scorer (uarch_model.h) to the counters the plugin wrote,
+ * so penalties can change without running anything again.
+ *
+ * The presets (uarch_config.c) are a Broadcom BCM47094's Cortex-A9 and a
+ * MediaTek MT7621's MIPS 1004Kc; every number there cites its source.
+ *
+ * Everything here is plain C with no tuner dependency (it is compiled into
+ * the plugin too): no I/O but ua_report_write(), errors as text in a
+ * caller's buffer. Not thread-safe: one model per emulated core.
+ */
+#ifndef TUNER_UARCH_H
+#define TUNER_UARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define UA_REPORT_VERSION 1
+
+enum ua_policy { UA_LRU, UA_RR, UA_RANDOM };
+
+struct ua_cache_geom {
+	uint32_t size; /* bytes; size / (ways * line) sets, a power of two */
+	uint32_t ways;
+	uint32_t line; /* bytes, a power of two */
+	enum ua_policy policy;
+};
+
+enum ua_dir_kind { UA_DIR_NONE, UA_DIR_BIMODAL, UA_DIR_GSHARE };
+
+struct ua_config {
+	char preset[32]; /* the preset this started from, "" if none */
+	struct ua_cache_geom l1i, l1d, l2;
+	int has_l2;
+	enum ua_dir_kind dir;
+	uint32_t dir_entries; /* 2-bit counters, a power of two */
+	uint32_t history;     /* gshare: global history bits (<= index bits) */
+	uint32_t btb_entries; /* 0: no BTB (targets of direct branches are
+	                         known at fetch) */
+	uint32_t btb_ways;
+	uint32_t ras;         /* return stack entries; 0: none */
+	int indirect_btb;     /* 1: indirect targets predicted by the BTB;
+	                         0: every taken indirect jump that is not a
+	                         return mispredicts */
+	int writeback;        /* dirty L1 D evictions are written to the L2 */
+
+	/* Penalties in cycles, for the scorer only (never sent to the plugin). */
+	double insn;       /* per instruction */
+	double l1i_miss;   /* per L1 I miss that hits the L2 */
+	double l1d_miss;   /* per L1 D miss (load or store) that hits the L2 */
+	double l2_miss;    /* on top, per L2 miss (I or D): DRAM */
+	double taken;      /* per taken branch */
+	double mispredict; /* per mispredicted branch, of any kind */
+	double clock_mhz;
+};
+
+/* Fills c with the named preset: 0, or -1 with a message in err. */
+int ua_config_preset(struct ua_config *c, const char *name, char *err, size_t errlen);
+/* The preset names, comma-separated (a static string). */
+const char *ua_preset_names(void);
+
+/*
+ * Sets one key of c from text, as the plugin's arguments and the study's
+ * measure.uarch section write them:
+ *   preset=NAME            (replaces everything; give it first)
+ *   l1i|l1d|l2=SIZE:WAYS:LINE[:lru|rr|random]   (l2=none: no L2)
+ *   dir=none | bimodal:ENTRIES | gshare:ENTRIES:HISTORY
+ *   btb=ENTRIES:WAYS | none, ras=N, indirect=btb|none, writeback=on|off
+ *   insn|l1i_miss|l1d_miss|l2_miss|taken|mispredict|clock_mhz=NUMBER
+ * 0, or -1 with a one-line message in err. Unknown keys are errors.
+ */
+int ua_config_set(struct ua_config *c, const char *key, const char *val,
+		  char *err, size_t errlen);
+/* Checks the geometry is consistent (powers of two, ways <= lines...). */
+int ua_config_check(const struct ua_config *c, char *err, size_t errlen);
+/*
+ * The machine part of c (caches, predictor; not the penalties) as
+ * comma-separated key=value text, canonical: the same machine always
+ * gives the same string, and ua_config_set() reads it back. Truncated to
+ * len - 1 bytes (len >= 1). Returns the length it needed.
+ */
+size_t ua_config_machine(const struct ua_config *c, char *buf, size_t len);
+
+/* ---- caches ---- */
+
+struct ua_cache {
+	uint32_t sets, ways, line_shift;
+	enum ua_policy policy;
+	uint64_t *tag;  /* sets * ways: line address << 1 | dirty; UA_INVALID */
+	uint32_t *next; /* round-robin: per set, the next way to replace */
+	uint32_t lfsr;  /* random: the LFSR state */
+};
+#define UA_INVALID UINT64_MAX
+
+/* 0, or -1 with a message (bad geometry). Release with ua_cache_release(). */
+int ua_cache_init(struct ua_cache *c, const struct ua_cache_geom *g, char *err, size_t errlen);
+void ua_cache_release(struct ua_cache *c);
+/* Forgets every line (cold cache); keeps the geometry. */
+void ua_cache_flush(struct ua_cache *c);
+/*
+ * Looks up the line holding byte address addr, allocating it on a miss
+ * (write-allocate for write != 0, which also marks it dirty). Returns 1 on
+ * a hit, 0 on a miss. On a miss that evicted a dirty line, *wb_addr is set
+ * to that line's first byte address and *wb to 1; else *wb is 0.
+ */
+int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_addr, int *wb);
+
+/* ---- counters ---- */
+
+/* Regions: what the scorer counts (the fast path, the kernel) and the rest
+ * (traffic generator, libc, user space), which shares caches and
+ * predictors with it. */
+enum ua_region { UA_COUNTED, UA_REST, UA_NREGIONS };
+
+/*
+ * The counters, per region (an array of uint64_t in this order; the
+ * names are ua_counter_names[]):
+ *   insns, blocks          executed instructions and blocks
+ *   l1i_access, l1i_miss   I-cache line lookups (one per line a block
+ *                          spans) and misses; l2i_miss: of those, L2 misses
+ *   l1d_read, l1d_write    D-cache line lookups by loads and stores (an
+ *                          access crossing a line counts twice), their
+ *   l1d_read_miss, ..      misses, l1d_writeback dirty lines evicted,
+ *   l2d_miss               L2 misses of D-side misses, l2_wb_miss
+ *                          write-backs that missed the L2 (allocated there)
+ *   branches ... indirect  executed branches: all, conditional, conditional
+ *                          taken, taken (any kind), calls, returns,
+ *                          indirect jumps (neither direct nor returns)
+ *   mp_direction, mp_btb,  mispredicted, by cause (ua_bpred_resolve)
+ *   mp_target, mp_return
+ *   undecoded              blocks whose last instruction was not decoded
+ *                          (Thumb code, x86): no branch model for them
+ *   async                  control transfers no branch explains
+ *                          (exceptions, interrupts)
+ */
+#define UA_COUNTERS(X) \
+	X(insns) X(blocks) \
+	X(l1i_access) X(l1i_miss) X(l2i_miss) \
+	X(l1d_read) X(l1d_write) X(l1d_read_miss) X(l1d_write_miss) \
+	X(l1d_writeback) X(l2d_miss) X(l2_wb_miss) \
+	X(branches) X(cond) X(cond_taken) X(taken) X(calls) X(returns) X(indirect) \
+	X(mp_direction) X(mp_btb) X(mp_target) X(mp_return) \
+	X(undecoded) X(async)
+
+struct ua_counters {
+#define UA_FIELD(n) uint64_t n;
+	UA_COUNTERS(UA_FIELD)
+#undef UA_FIELD
+};
+
+/* The counter names in struct order, and their number. */
+extern const char *const ua_counter_names[];
+extern const size_t ua_ncounters;
+/* Counter i of c (i < ua_ncounters). */
+uint64_t *ua_counter(struct ua_counters *c, size_t i);
+
+/* ---- branches ---- */
+
+enum ua_branch_kind {
+	UA_BR_NONE = 0,
+	UA_BR_BRANCH = 1,   /* set for every branch; without DIRECT or RETURN
+	                       an indirect jump (register, table, PC load) */
+	UA_BR_COND = 2,     /* may fall through */
+	UA_BR_DIRECT = 4,   /* target encoded in the instruction */
+	UA_BR_CALL = 8,     /* pushes the return stack */
+	UA_BR_RETURN = 16,  /* pops it */
+	UA_BR_NOPRED = 32,  /* alone: an exception return, never predicted and
+	                       not counted as a branch */
+};
+
+struct ua_branch {
+	unsigned kind;        /* UA_BR_* bits; UA_BR_NONE: no branch */
+	uint64_t pc;          /* the branch instruction */
+	uint64_t target;      /* UA_BR_DIRECT: where it goes when taken */
+	uint64_t fallthrough; /* where execution continues when not taken
+	                         (after a MIPS delay slot) */
+	uint64_t link;        /* UA_BR_CALL: the return address it pushes */
+};
+
+/* Decoders: the branch that ends a block, from the raw instruction word
+ * (as a number: the caller reads it in the target's byte order). *out is
+ * filled; its kind is UA_BR_NONE when the word is not a branch. */
+/* A32 (ARM state) instruction at pc. */
+void ua_decode_a32(struct ua_branch *out, uint32_t insn, uint64_t pc);
+/* MIPS32 instruction at pc; a branch's fallthrough and link are pc + 8. */
+void ua_decode_mips(struct ua_branch *out, uint32_t insn, uint64_t pc);
+
+struct ua_bpred {
+	uint32_t dir_mask, hist_mask;
+	enum ua_dir_kind dir;
+	uint8_t *ctr;          /* 2-bit counters, 0..3, >= 2 predicts taken */
+	uint32_t hist;         /* global history of conditional outcomes */
+	uint32_t btb_sets, btb_ways;
+	uint64_t *btb_pc;      /* sets * ways, MRU first; UA_INVALID */
+	uint64_t *btb_target;
+	uint32_t ras_size, ras_top, ras_count;
+	uint64_t *ras;
+	int indirect_btb;
+};
+
+int ua_bpred_init(struct ua_bpred *bp, const struct ua_config *c, char *err, size_t errlen);
+void ua_bpred_release(struct ua_bpred *bp);
+/*
+ * Resolves branch b, executed, given the address that executed next:
+ * taken when next != b->fallthrough. What the model predicted at fetch:
+ *   - a return (with a return stack): taken (conditional: the direction
+ *     predictor says), to the address it pops;
+ *   - with a BTB: taken only if the BTB holds the branch (a BTB miss is
+ *     predicted not taken, as ARM documents for the Cortex-A8), to the
+ *     BTB's target, conditional ones if the direction predictor agrees;
+ *   - without a BTB: the direction predictor's direction (unconditional:
+ *     taken), direct targets known, indirect ones not (mispredicted when
+ *     taken, unless indirect_btb).
+ * A mismatch counts once, as mp_direction (taken/not taken wrong), mp_btb
+ * (taken but unknown to the BTB), mp_target (wrong target) or mp_return
+ * (return stack wrong or empty). Then the predictor learns: counters and
+ * history for conditional branches, the BTB for taken non-returns, the
+ * return stack for calls and returns.
+ * A direct branch whose next address is neither its target nor its
+ * fallthrough was interrupted (an exception or interrupt came between it
+ * and its target): counted as async, nothing learnt. Counters go to cnt.
+ */
+void ua_bpred_resolve(struct ua_bpred *bp, const struct ua_branch *b, uint64_t next,
+		      struct ua_counters *cnt);
+
+/* ---- the whole core ---- */
+
+struct ua_core {
+	struct ua_config cfg;
+	struct ua_cache l1i, l1d, l2;
+	struct ua_bpred bp;
+	struct ua_counters cnt[UA_NREGIONS];
+};
+
+/* 0 or -1 with a message; release with ua_core_release(). */
+int ua_core_init(struct ua_core *core, const struct ua_config *c, char *err, size_t errlen);
+void ua_core_release(struct ua_core *core);
+/* Zeroes the counters; caches and predictors stay warm. */
+void ua_core_reset_counters(struct ua_core *core);
+/* A block of ninsns instructions, bytes [vaddr, vaddr + size), executed. */
+void ua_core_fetch(struct ua_core *core, enum ua_region r, uint64_t vaddr, uint32_t size,
+		   uint32_t ninsns);
+/* A load or store of size bytes at addr by an instruction of region r. */
+void ua_core_data(struct ua_core *core, enum ua_region r, uint64_t addr, uint32_t size,
+		  int store);
+
+/*
+ * Writes the report (the tuner's uarch-model parsers read it):
+ *   uarch-report 1
+ *   arch ARCH
+ *   config MACHINE                 (ua_config_machine())
+ *   region counted|rest
+ *   NAME VALUE                     (every counter, in ua_counter_names order)
+ *   end
+ * -1 on a write error (errno set).
+ */
+int ua_report_write(FILE *f, const struct ua_core *core, const char *arch);
+
+#endif

@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tuner-uarch.so: a QEMU TCG plugin (plugin API version 1, QEMU 7.2) that
+ * feeds the executed instruction stream into the uarch model
+ * (include/tuner/uarch.h) and writes its raw counters. A MODEL of a router
+ * core's caches and branch predictors, not a measurement.
+ *
+ *   qemu-arm -plugin tuner-uarch.so,preset=cortex-a9,out=FILE[,KEY=VALUE...] PROG
+ *
+ * Arguments (QEMU splits them on commas):
+ *   preset=NAME and the machine keys of ua_config_set() (l1i=, l1d=, l2=,
+ *   dir=, btb=, ras=, indirect=, writeback=): the modelled core. The
+ *   penalties are the scorer's and are refused here.
+ *   out=PATH      the report (ua_report_write()), written at exit
+ *   ranges=FILE   lines "KIND 0xLO 0xHI" (HI exclusive): code of KIND fp is
+ *                 the counted region, of KIND fp or own is ARM-state (A32)
+ *                 code; other kinds are ignored
+ *   count=LO-HI   (hex, repeatable) also counted and A32, e.g. a kernel's
+ *                 c0000000-ffffffff; without ranges= or count= all code
+ *                 is counted
+ *   lines=on      also write, beside each report (PATH.lines), every
+ *                 executed 32-bit-aligned line of counted code with the
+ *                 execution count of its busiest instruction
+ *   ctl=FIFO      read commands from FIFO (made by the caller): "reset"
+ *                 zeroes the counters (caches and predictors stay warm),
+ *                 "dump PATH" writes a report to PATH (atomically)
+ *
+ * Branches: the model learns a branch's outcome from the address of the
+ * block that runs next. The branch is the last instruction of a block (on
+ * MIPS the one before its delay slot) and is decoded only where its
+ * instruction set is known: A32 in the ranges above, MIPS32 everywhere.
+ * Thumb code (Debian's armhf libc) and x86 are cached but have no branch
+ * model ("undecoded").
+ *
+ * One core: it refuses system emulation with more than one vCPU. Memory
+ * accesses use the physical address when QEMU gives one (system mode)
+ * and skip I/O; instruction fetches use the virtual address.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <qemu-plugin.h>
+
+#include "tuner/uarch.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+enum isa { ISA_NONE, ISA_A32, ISA_MIPS_LE, ISA_MIPS_BE };
+
+/* What the plugin knows of one translated block; shared by every
+ * translation of the same code (looked up by address and bytes). */
+struct block {
+	uint64_t vaddr, key;
+	uint32_t size, ninsns;
+	uint8_t region, decoded;
+	struct ua_branch br;
+	uint64_t count;       /* executions, for lines= */
+	uint16_t *offs;       /* lines=: each instruction's offset */
+	struct block *next;   /* hash chain */
+};
+
+struct range {
+	uint64_t lo, hi;
+	int counted;
+};
+
+#define NBUCKETS 65536
+
+static struct ua_core core;
+static enum isa isa;
+static const char *arch_name;
+static char *out_path;
+static int want_lines;
+static struct range *ranges;
+static size_t nranges;
+static int have_ranges;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
+static struct block *buckets[NBUCKETS];
+static const struct block *prev; /* the block executed last */
+
+/* ctl: set by the reader thread, acted on by the vCPU thread. */
+static volatile int ctl_pending;
+static int ctl_reset;
+static char *ctl_dump;
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "tuner-uarch: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+}
+
+/* ---- where code is ---- */
+
+static const struct range *find_range(uint64_t a)
+{
+	for (size_t i = 0; i < nranges; i++)
+		if (a >= ranges[i].lo && a < ranges[i].hi)
+			return &ranges[i];
+	return NULL;
+}
+
+static void add_range(uint64_t lo, uint64_t hi, int counted)
+{
+	struct range *r = realloc(ranges, (nranges + 1) * sizeof(*r));
+
+	if (!r)
+		abort();
+	ranges = r;
+	ranges[nranges].lo = lo;
+	ranges[nranges].hi = hi;
+	ranges[nranges].counted = counted;
+	nranges++;
+}
+
+static int load_ranges(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char kind[32];
+	unsigned long long lo, hi;
+	int n, line = 0;
+
+	if (!f) {
+		fprintf(stderr, "tuner-uarch: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fscanf(f, "%31s %llx %llx", kind, &lo, &hi)) == 3) {
+		line++;
+		if (hi < lo) {
+			fprintf(stderr, "tuner-uarch: %s:%d: range ends before it starts\n", path,
+				line);
+			fclose(f);
+			return -1;
+		}
+		if (!strcmp(kind, "fp"))
+			add_range(lo, hi, 1);
+		else if (!strcmp(kind, "own"))
+			add_range(lo, hi, 0);
+	}
+	if (n != EOF) {
+		fprintf(stderr, "tuner-uarch: %s:%d: not 'KIND 0xLO 0xHI'\n", path, line + 1);
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	have_ranges = 1;
+	return 0;
+}
+
+/* ---- reports ---- */
+
+struct linecount {
+	uint64_t addr, count;
+};
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct linecount *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Every counted instruction's executions, folded into 32-byte lines by
+ * the busiest instruction of each. */
+static int write_lines(FILE *f)
+{
+	struct linecount *insn = NULL, *lines;
+	size_t n = 0, alloc = 0, nl = 0;
+
+	for (size_t b = 0; b < NBUCKETS; b++) {
+		for (struct block *blk = buckets[b]; blk; blk = blk->next) {
+			if (!blk->count || blk->region != UA_COUNTED || !blk->offs)
+				continue;
+			for (uint32_t i = 0; i < blk->ninsns; i++) {
+				if (n == alloc) {
+					alloc = alloc ? 2 * alloc : 4096;
+					insn = realloc(insn, alloc * sizeof(*insn));
+					if (!insn)
+						abort();
+				}
+				insn[n].addr = blk->vaddr + blk->offs[i];
+				insn[n++].count = blk->count;
+			}
+		}
+	}
+	qsort(insn, n, sizeof(*insn), cmp_line);
+	/* Sum translations of one instruction, then take each line's max. */
+	lines = malloc((n ? n : 1) * sizeof(*lines));
+	if (!lines)
+		abort();
+	for (size_t i = 0; i < n;) {
+		uint64_t a = insn[i].addr, c = 0, l = a >> 5;
+
+		while (i < n && insn[i].addr == a)
+			c += insn[i++].count;
+		if (nl && lines[nl - 1].addr == l) {
+			if (c > lines[nl - 1].count)
+				lines[nl - 1].count = c;
+		} else {
+			lines[nl].addr = l;
+			lines[nl++].count = c;
+		}
+	}
+	fprintf(f, "# uarch-lines 1: 32-byte line, executions of its busiest instruction\n");
+	for (size_t i = 0; i < nl; i++)
+		fprintf(f, "0x%" PRIx64 " %" PRIu64 "\n", lines[i].addr << 5, lines[i].count);
+	free(insn);
+	free(lines);
+	return ferror(f) ? -1 : 0;
+}
+
+/* Writes PATH.tmp and renames it to PATH; likewise PATH.lines. */
+static void write_report(const char *path)
+{
+	char *tmp = malloc(strlen(path) + 16);
+	FILE *f;
+
+	if (!tmp)
+		abort();
+	sprintf(tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f || ua_report_write(f, &core, arch_name) < 0 || fclose(f) != 0 ||
+	    rename(tmp, path) != 0)
+		fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", path, strerror(errno));
+	if (want_lines) {
+		char *lp = malloc(strlen(path) + 16);
+
+		if (!lp)
+			abort();
+		sprintf(lp, "%s.lines", path);
+		sprintf(tmp, "%s.lines.tmp", path);
+		f = fopen(tmp, "w");
+		if (!f || write_lines(f) < 0 || fclose(f) != 0 || rename(tmp, lp) != 0)
+			fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", lp, strerror(errno));
+		free(lp);
+	}
+	free(tmp);
+}
+
+static void reset_counts(void)
+{
+	ua_core_reset_counters(&core);
+	for (size_t b = 0; b < NBUCKETS; b++)
+		for (struct block *blk = buckets[b]; blk; blk = blk->next)
+			blk->count = 0;
+}
+
+/* ---- ctl ---- */
+
+static void *ctl_loop(void *arg)
+{
+	const char *path = arg;
+	FILE *f;
+	char line[4096];
+	int fd = open(path, O_RDWR | O_CLOEXEC); /* never sees EOF */
+
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		fprintf(stderr, "tuner-uarch: ctl %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		pthread_mutex_lock(&lock);
+		if (!strcmp(line, "reset")) {
+			ctl_reset = 1;
+		} else if (!strncmp(line, "dump ", 5) && line[5]) {
+			free(ctl_dump);
+			ctl_dump = strdup(line + 5);
+		} else {
+			fprintf(stderr, "tuner-uarch: ctl: unknown command '%s'\n", line);
+		}
+		__atomic_store_n(&ctl_pending, 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
+static void ctl_act(void)
+{
+	pthread_mutex_lock(&lock);
+	__atomic_store_n(&ctl_pending, 0, __ATOMIC_RELAXED);
+	if (ctl_dump) {
+		write_report(ctl_dump);
+		free(ctl_dump);
+		ctl_dump = NULL;
+	}
+	if (ctl_reset) {
+		reset_counts();
+		ctl_reset = 0;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* ---- execution ---- */
+
+static void on_exec(unsigned int vcpu, void *udata)
+{
+	struct block *b = udata;
+
+	(void)vcpu;
+	if (__atomic_load_n(&ctl_pending, __ATOMIC_ACQUIRE))
+		ctl_act();
+	if (prev) {
+		struct ua_counters *pc = &core.cnt[prev->region];
+
+		if (prev->br.kind & UA_BR_BRANCH)
+			ua_bpred_resolve(&core.bp, &prev->br, b->vaddr, pc);
+		else if (prev->decoded && !(prev->br.kind & UA_BR_NOPRED) &&
+			 b->vaddr != prev->vaddr + prev->size)
+			pc->async++;
+	}
+	ua_core_fetch(&core, (enum ua_region)b->region, b->vaddr, b->size, b->ninsns);
+	if (!b->decoded)
+		core.cnt[b->region].undecoded++;
+	b->count++;
+	prev = b;
+}
+
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	uint64_t addr = vaddr;
+
+	(void)vcpu;
+	if (hw) {
+		if (qemu_plugin_hwaddr_is_io(hw))
+			return;
+		addr = qemu_plugin_hwaddr_phys_addr(hw);
+	}
+	ua_core_data(&core, (enum ua_region)(uintptr_t)udata, addr,
+		     1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+}
+
+static uint32_t word(const struct qemu_plugin_insn *insn, int big_endian)
+{
+	const uint8_t *p = qemu_plugin_insn_data(insn);
+
+	if (big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Decodes the branch that ends block b (instructions of tb). */
+static void decode(struct block *b, struct qemu_plugin_tb *tb, const struct range *r)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
+	memset(&b->br, 0, sizeof(b->br));
+	b->decoded = 0;
+	if (isa == ISA_A32) {
+		struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+
+		/* A32 only where the ranges say so; never a block holding a
+		 * 16-bit (Thumb) instruction. */
+		if (!r && have_ranges)
+			return;
+		for (size_t i = 0; i < n; i++)
+			if (qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i)) != 4)
+				return;
+		ua_decode_a32(&b->br, word(last, 0), qemu_plugin_insn_vaddr(last));
+		b->decoded = 1;
+	} else if (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) {
+		int be = isa == ISA_MIPS_BE;
+
+		/* The branch sits before its delay slot, which ends the block;
+		 * a block cut after the branch itself ends with it. */
+		if (n >= 2) {
+			struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, n - 2);
+
+			ua_decode_mips(&b->br, word(in, be), qemu_plugin_insn_vaddr(in));
+		}
+		if (!(b->br.kind & (UA_BR_BRANCH | UA_BR_NOPRED))) {
+			struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, n - 1);
+
+			ua_decode_mips(&b->br, word(in, be), qemu_plugin_insn_vaddr(in));
+		}
+		b->decoded = 1;
+	}
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	uint64_t vaddr = qemu_plugin_tb_vaddr(tb), key = 0xcbf29ce484222325ULL;
+	struct qemu_plugin_insn *last;
+	const struct range *r;
+	struct block *b;
+	uint32_t size;
+	size_t h;
+
+	(void)id;
+	if (!n)
+		return;
+	last = qemu_plugin_tb_get_insn(tb, n - 1);
+	size = (uint32_t)(qemu_plugin_insn_vaddr(last) + qemu_plugin_insn_size(last) - vaddr);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+
+		key = fnv(key, qemu_plugin_insn_data(in), qemu_plugin_insn_size(in));
+	}
+	key = fnv(key, &vaddr, sizeof(vaddr));
+	h = (size_t)(key % NBUCKETS);
+
+	pthread_mutex_lock(&lock);
+	for (b = buckets[h]; b; b = b->next)
+		if (b->key == key && b->vaddr == vaddr && b->size == size && b->ninsns == n)
+			break;
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			abort();
+		b->vaddr = vaddr;
+		b->key = key;
+		b->size = size;
+		b->ninsns = (uint32_t)n;
+		r = find_range(vaddr);
+		b->region = (r ? r->counted : !nranges) ? UA_COUNTED : UA_REST;
+		decode(b, tb, r);
+		if (want_lines) {
+			b->offs = malloc(n * sizeof(*b->offs));
+			if (!b->offs)
+				abort();
+			for (size_t i = 0; i < n; i++)
+				b->offs[i] = (uint16_t)(qemu_plugin_insn_vaddr(
+						qemu_plugin_tb_get_insn(tb, i)) - vaddr);
+		}
+		b->next = buckets[h];
+		buckets[h] = b;
+	}
+	pthread_mutex_unlock(&lock);
+
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
+	for (size_t i = 0; i < n; i++)
+		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), on_mem,
+						 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+						 (void *)(uintptr_t)b->region);
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *p)
+{
+	(void)id;
+	(void)p;
+	pthread_mutex_lock(&lock);
+	if (out_path)
+		write_report(out_path);
+	pthread_mutex_unlock(&lock);
+}
+
+static int parse_count(const char *v)
+{
+	unsigned long long lo, hi;
+	char tail;
+
+	if (sscanf(v, "%llx-%llx%c", &lo, &hi, &tail) != 2 || hi < lo) {
+		die("count: '%s' is not LO-HI in hex", v);
+		return -1;
+	}
+	add_range(lo, hi + (hi != UINT64_MAX), 1);
+	return 0;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	struct ua_config cfg;
+	char err[256];
+	const char *ctl = NULL;
+	static const char *const penalties[] = {
+		"insn", "l1i_miss", "l1d_miss", "l2_miss", "taken", "mispredict", "clock_mhz", NULL
+	};
+
+	if (ua_config_preset(&cfg, "cortex-a9", err, sizeof(err)) < 0)
+		return -1;
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		char key[64];
+		const char *val;
+		size_t kl;
+
+		if (!eq || (kl = (size_t)(eq - argv[i])) >= sizeof(key)) {
+			die("argument '%s' is not KEY=VALUE", argv[i]);
+			return -1;
+		}
+		memcpy(key, argv[i], kl);
+		key[kl] = '\0';
+		val = eq + 1;
+		if (!strcmp(key, "out")) {
+			out_path = strdup(val);
+		} else if (!strcmp(key, "ranges")) {
+			if (load_ranges(val) < 0)
+				return -1;
+		} else if (!strcmp(key, "count")) {
+			if (parse_count(val) < 0)
+				return -1;
+			have_ranges = 1;
+		} else if (!strcmp(key, "lines")) {
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				die("lines: '%s' is not on or off", val);
+				return -1;
+			}
+			want_lines = !strcmp(val, "on");
+		} else if (!strcmp(key, "ctl")) {
+			ctl = val;
+		} else {
+			for (const char *const *p = penalties; *p; p++) {
+				if (!strcmp(*p, key)) {
+					die("%s: penalties are the scorer's (tuner's uarch-model "
+					    "parsers), not the plugin's", key);
+					return -1;
+				}
+			}
+			if (ua_config_set(&cfg, key, val, err, sizeof(err)) < 0) {
+				die("%s", err);
+				return -1;
+			}
+		}
+	}
+	if (!out_path && !ctl) {
+		die("%s", "needs out=PATH (or ctl=FIFO)");
+		return -1;
+	}
+	if (info->system_emulation && info->system.smp_vcpus > 1) {
+		die("%s", "models one core: run the guest with one vCPU (-smp 1)");
+		return -1;
+	}
+	arch_name = info->target_name;
+	if (!strcmp(arch_name, "arm"))
+		isa = ISA_A32;
+	else if (!strcmp(arch_name, "mipsel"))
+		isa = ISA_MIPS_LE;
+	else if (!strcmp(arch_name, "mips"))
+		isa = ISA_MIPS_BE;
+	else
+		isa = ISA_NONE;
+	if (ua_core_init(&core, &cfg, err, sizeof(err)) < 0) {
+		die("%s", err);
+		return -1;
+	}
+	if (ctl) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, ctl_loop, strdup(ctl)) != 0) {
+			die("%s", "cannot start the ctl thread");
+			return -1;
+		}
+		pthread_detach(t);
+	}
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+	return 0;
+}

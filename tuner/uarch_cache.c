@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* uarch_cache: the set-associative caches of include/tuner/uarch.h. */
+#include "tuner/uarch.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uarch_priv.h"
+
+int ua_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int ua_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+unsigned ua_log2(uint64_t v)
+{
+	unsigned n = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		n++;
+	}
+	return n;
+}
+
+int ua_geom_check(const struct ua_cache_geom *g, const char *name, char *err, size_t errlen)
+{
+	uint64_t lines;
+
+	if (!ua_is_pow2(g->line) || g->line < 4)
+		return ua_err(err, errlen, "%s: line size %u is not a power of two >= 4",
+			      name, g->line);
+	if (!g->ways || !g->size || g->size % g->line)
+		return ua_err(err, errlen, "%s: size %u is not a whole number of %u-byte lines",
+			      name, g->size, g->line);
+	lines = g->size / g->line;
+	if (lines % g->ways || !ua_is_pow2(lines / g->ways))
+		return ua_err(err, errlen, "%s: %u bytes in %u ways of %u-byte lines is not a "
+			      "power-of-two number of sets", name, g->size, g->ways, g->line);
+	return 0;
+}
+
+int ua_cache_init(struct ua_cache *c, const struct ua_cache_geom *g, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof(*c));
+	if (ua_geom_check(g, "cache", err, errlen) < 0)
+		return -1;
+	c->ways = g->ways;
+	c->sets = g->size / g->line / g->ways;
+	c->line_shift = ua_log2(g->line);
+	c->policy = g->policy;
+	c->tag = malloc((size_t)c->sets * c->ways * sizeof(*c->tag));
+	c->next = calloc(c->sets, sizeof(*c->next));
+	if (!c->tag || !c->next) {
+		ua_cache_release(c);
+		return ua_err(err, errlen, "out of memory");
+	}
+	ua_cache_flush(c);
+	return 0;
+}
+
+void ua_cache_release(struct ua_cache *c)
+{
+	free(c->tag);
+	free(c->next);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The LFSR's seed: any non-zero constant; fixed so runs repeat. */
+#define UA_LFSR_SEED 0xace1u
+
+void ua_cache_flush(struct ua_cache *c)
+{
+	for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+		c->tag[i] = UA_INVALID;
+	memset(c->next, 0, c->sets * sizeof(*c->next));
+	c->lfsr = UA_LFSR_SEED;
+}
+
+/* A 32-bit Galois LFSR (taps 32, 22, 2, 1: a maximal-length polynomial). */
+static uint32_t lfsr_step(uint32_t *s)
+{
+	uint32_t x = *s;
+
+	x = (x >> 1) ^ (-(x & 1u) & 0x80200003u);
+	*s = x;
+	return x;
+}
+
+/*
+ * A set's ways hold "line << 1 | dirty". LRU keeps the set ordered most
+ * recent first (a hit moves its way to the front); round-robin and random
+ * leave lines where they were filled. Every policy fills an empty way
+ * before it evicts.
+ */
+int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_addr, int *wb)
+{
+	uint64_t line = addr >> c->line_shift;
+	uint32_t set = (uint32_t)line & (c->sets - 1);
+	uint64_t *w = c->tag + (size_t)set * c->ways;
+	uint32_t n = c->ways, victim;
+	uint64_t old;
+
+	*wb = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (w[i] != UA_INVALID && w[i] >> 1 == line) {
+			uint64_t t = w[i] | (write ? 1u : 0u);
+
+			if (c->policy == UA_LRU) {
+				memmove(w + 1, w, i * sizeof(*w));
+				w[0] = t;
+			} else {
+				w[i] = t;
+			}
+			return 1;
+		}
+	}
+	/* Miss: an empty way, else the policy's victim. */
+	for (victim = 0; victim < n; victim++)
+		if (w[victim] == UA_INVALID)
+			break;
+	if (victim == n) {
+		switch (c->policy) {
+		case UA_LRU:
+			victim = n - 1;
+			break;
+		case UA_RR:
+			victim = c->next[set];
+			c->next[set] = (victim + 1) % n;
+			break;
+		case UA_RANDOM:
+			victim = lfsr_step(&c->lfsr) % n;
+			break;
+		}
+	}
+	old = w[victim];
+	if (old != UA_INVALID && (old & 1)) {
+		*wb = 1;
+		*wb_addr = (old >> 1) << c->line_shift;
+	}
+	if (c->policy == UA_LRU) {
+		memmove(w + 1, w, victim * sizeof(*w));
+		victim = 0;
+	}
+	w[victim] = line << 1 | (write ? 1u : 0u);
+	return 0;
+}
