@@ -65,12 +65,23 @@ int cmd_compare(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
+int cmd_uarch(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 extern const char blame_usage[];
 
 extern const char bisect_usage[];
 extern const char layout_usage[];
+extern const char uarch_usage[];
 extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
+
+/*
+ * Opens a copy of RESULTS/journal.jsonl (in $TMPDIR, removed at once):
+ * reading must not cut a torn last line that a running `tuner run` is
+ * still writing. Caller closes with journal_close(). 0, or -1 with the
+ * message naming the real file.
+ */
+struct journal;
+int cmd_open_journal_copy(struct journal **out, const char *results);
 
 /* SIGINT, SIGTERM and SIGHUP set the cancellation flag (running commands
  * are killed, finished results kept); SIGPIPE is ignored. */

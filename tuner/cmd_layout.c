@@ -174,55 +174,6 @@ out:
 
 /* ---- A study's results ---- */
 
-/*
- * Opens a copy of the journal: reading must not cut a torn last line that
- * a running `tuner run` is still writing.
- */
-static int open_journal_copy(struct journal **out, const char *results)
-{
-	char *path = xasprintf("%s/journal.jsonl", results);
-	char *tmpl = xasprintf("%s/tuner-layout-XXXXXX",
-			       getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	char *data = NULL;
-	size_t len = 0;
-	int fd = -1, ret = -1;
-
-	*out = NULL;
-	if (read_file(&data, &len, path) < 0)
-		goto out;
-	fd = mkstemp(tmpl);
-	if (fd < 0) {
-		tn_error_errno("cannot create '%s'", tmpl);
-		goto out;
-	}
-	if (write(fd, data, len) != (ssize_t)len) {
-		tn_error_errno("cannot write '%s'", tmpl);
-		goto out;
-	}
-	if (journal_open(out, tmpl, "layout", "", NULL) < 0) {
-		/* Name the real file, not the copy. */
-		char *msg = xstrdup(tn_errmsg());
-		char *at = strstr(msg, tmpl);
-
-		if (at)
-			tn_error("%s%s", path, at + strlen(tmpl));
-		else
-			tn_error("%s: %s", path, msg);
-		free(msg);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(tmpl);
-	}
-	free(data);
-	free(path);
-	free(tmpl);
-	return ret;
-}
-
 /* Mean of the objective over the build's good measurements; NaN if none.
  * Sets *name to the first objective seen when it is NULL. */
 static double objective_of(struct journal *j, const char *key, const char **name)
@@ -378,7 +329,7 @@ static int study_mode(const char *results, const struct layout_opts *o,
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (open_journal_copy(&j, results) < 0) {
+	if (cmd_open_journal_copy(&j, results) < 0) {
 		cmd_die_msg(tn_errmsg());
 		goto out;
 	}

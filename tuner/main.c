@@ -4,10 +4,13 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "tuner/guard.h"
+#include "tuner/journal.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 
@@ -22,6 +25,8 @@ static const struct cmd commands[] = {
 	  bisect_usage },
 	{ "layout", cmd_layout, "hot functions' cache placement and cost; which alignments matter",
 	  layout_usage },
+	{ "uarch", cmd_uarch, "weigh saved router-model counters with other penalties",
+	  uarch_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 
@@ -86,6 +91,51 @@ void cmd_close_study(struct study *s)
 {
 	guard_stop();
 	study_release(s);
+}
+
+int cmd_open_journal_copy(struct journal **out, const char *results)
+{
+	char *path = xasprintf("%s/journal.jsonl", results);
+	char *tmpl = xasprintf("%s/tuner-journal-XXXXXX",
+			       getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	char *data = NULL;
+	size_t len = 0;
+	int fd = -1, ret = -1;
+
+	*out = NULL;
+	if (read_file(&data, &len, path) < 0)
+		goto out;
+	fd = mkstemp(tmpl);
+	if (fd < 0) {
+		tn_error_errno("cannot create '%s'", tmpl);
+		goto out;
+	}
+	if (write(fd, data, len) != (ssize_t)len) {
+		tn_error_errno("cannot write '%s'", tmpl);
+		goto out;
+	}
+	if (journal_open(out, tmpl, "copy", "", NULL) < 0) {
+		/* Name the real file, not the copy. */
+		char *msg = xstrdup(tn_errmsg());
+		char *at = strstr(msg, tmpl);
+
+		if (at)
+			tn_error("%s%s", path, at + strlen(tmpl));
+		else
+			tn_error("%s: %s", path, msg);
+		free(msg);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmpl);
+	}
+	free(data);
+	free(path);
+	free(tmpl);
+	return ret;
 }
 
 void cmd_format_signed(char *buf, size_t len, double v)

@@ -248,7 +248,7 @@ int ua_score_text(struct ua_score *out, const struct ua_config *cfg, int check_m
 		return tn_error(NAME ": packets=%g: nothing to divide by", out->packets);
 	ua_config_machine(cfg, want, sizeof(want));
 	if (check_machine && strcmp(machine, want))
-		return tn_error(NAME ": the report was made for '%s', the study's machine is '%s' "
+		return tn_error(NAME ": the report was made for '%s', not for the machine asked for, '%s' "
 				"(does the measure command pass $TUNER_UARCH to the plugin?)",
 				machine, want);
 	c = &out->cnt[UA_COUNTED];
