@@ -88,6 +88,8 @@ void ua_cache_flush(struct ua_cache *c)
 		c->tag[i] = UA_INVALID;
 	memset(c->next, 0, c->sets * sizeof(*c->next));
 	c->lfsr = UA_LFSR_SEED;
+	c->last = UA_INVALID;
+	c->last_slot = NULL;
 }
 
 /* A 32-bit Galois LFSR (taps 32, 22, 2, 1: a maximal-length polynomial). */
@@ -115,16 +117,22 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 	uint64_t old;
 
 	*wb = 0;
+	if (line == c->last) {
+		/* The most recent line of all is the most recent of its set. */
+		*c->last_slot |= write ? 1u : 0u;
+		return 1;
+	}
+	c->last = line;
 	for (uint32_t i = 0; i < n; i++) {
 		if (w[i] != UA_INVALID && w[i] >> 1 == line) {
 			uint64_t t = w[i] | (write ? 1u : 0u);
 
 			if (c->policy == UA_LRU) {
 				memmove(w + 1, w, i * sizeof(*w));
-				w[0] = t;
-			} else {
-				w[i] = t;
+				i = 0;
 			}
+			w[i] = t;
+			c->last_slot = &w[i];
 			return 1;
 		}
 	}
@@ -156,5 +164,6 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 		victim = 0;
 	}
 	w[victim] = line << 1 | (write ? 1u : 0u);
+	c->last_slot = &w[victim];
 	return 0;
 }

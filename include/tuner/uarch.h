@@ -115,6 +115,9 @@ struct ua_cache {
 	uint64_t *tag;  /* sets * ways: line address << 1 | dirty; UA_INVALID */
 	uint32_t *next; /* round-robin: per set, the next way to replace */
 	uint32_t lfsr;  /* random: the LFSR state */
+	uint64_t last;  /* the line accessed last (UA_INVALID: none), and */
+	uint64_t *last_slot; /* its way: a repeat is a hit that changes
+	                        nothing but the dirty bit, under any policy */
 };
 #define UA_INVALID UINT64_MAX
 
