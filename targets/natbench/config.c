@@ -161,9 +161,13 @@ static void config_routes(void)
 	 * over the service VLAN. */
 	for (i = 0; i < 150; i++) {
 		unsigned oif = i % 5 < 3 ? IF_WAN : IF_QINQ;
+		/* Two draws, in this order: as arguments of one call, C
+		 * leaves their order to the compiler (gcc draws the last
+		 * argument first on x86-64, the first first on ARM and MIPS). */
+		uint32_t prefix = public_prefix(&r);
+		unsigned plen = plens[nb_rand(&r) % 7];
 
-		route(public_prefix(&r), plens[nb_rand(&r) % 7], RTN_UNICAST,
-		      oif, nb_gw_ip[oif]);
+		route(prefix, plen, RTN_UNICAST, oif, nb_gw_ip[oif]);
 	}
 	for (i = 0; i < 12; i++)
 		route(public_prefix(&r), 32, RTN_UNICAST, IF_WAN,

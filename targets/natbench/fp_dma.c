@@ -10,6 +10,7 @@
  * of coprocessor writes costs: a few instructions per 32-byte line.
  */
 #include "fp_int.h"
+#include "fp_mem.h"
 
 struct cache_ctl nb_cache;
 

@@ -37,6 +37,7 @@
  * transmitted bytes, the checksum and --verify do not change.
  */
 #include "fp_int.h"
+#include "fp_mem.h"
 
 #ifdef NB_PLANT_PAD
 
@@ -95,14 +96,23 @@ void nb_plant_run(const struct sk_buff *skb)
 }
 
 /* The slot's end; then the four stubs, each in the set of the slot's
- * second line. "ret" is the return instruction of x86, arm64 and riscv. */
+ * second line. "ret" is the return instruction of x86, arm64 and riscv;
+ * 32-bit ARM returns with "bx lr", MIPS with "jr $31" and its delay slot
+ * (two instructions there). */
+#if defined(__arm__)
+#define PLANT_RET "bx lr\n"
+#elif defined(__mips__)
+#define PLANT_RET ".set push\n.set noreorder\njr $31\nnop\n.set pop\n"
+#else
+#define PLANT_RET "ret\n"
+#endif
 #define PLANT_STUB(n) \
 	".balign 8192\n" \
 	".skip 32\n" \
 	".globl nb_plant_evict" #n "\n" \
 	".type nb_plant_evict" #n ", %function\n" \
 	"nb_plant_evict" #n ":\n" \
-	"ret\n" \
+	PLANT_RET \
 	".size nb_plant_evict" #n ", . - nb_plant_evict" #n "\n"
 
 __asm__(".section " PLANT_SECTION ",\"ax\",%progbits\n"

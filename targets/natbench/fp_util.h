@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "fp_mem.h"
 #include "nb.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)

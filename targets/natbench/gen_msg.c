@@ -243,8 +243,11 @@ static uint32_t put_field(uint8_t *p, uint32_t o, const struct app_field *f,
 		} while (v);
 		return s;
 	case FK_BITS8:
-		p[o] = (uint8_t)(f->val << 6 | (uint32_t)f->set[nb_rand(r) % f->n] << 3 |
-				 (nb_rand(r) & 7));
+		/* Two draws, one statement each: the operands of | are
+		 * evaluated in an order the compiler chooses. */
+		v = (uint32_t)f->set[nb_rand(r) % f->n] << 3;
+		v |= nb_rand(r) & 7;
+		p[o] = (uint8_t)(f->val << 6 | v);
 		return 1;
 	case FK_SUM8:
 		v = 0;

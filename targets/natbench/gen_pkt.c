@@ -53,6 +53,8 @@ uint16_t pkt_csum(const uint8_t *d, uint32_t n, uint32_t sum)
 {
 	uint64_t s = 0;
 	uint32_t i = 0, r;
+	uint16_t h;
+	uint8_t b[2];
 
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
@@ -62,16 +64,24 @@ uint16_t pkt_csum(const uint8_t *d, uint32_t n, uint32_t sum)
 		s += w >> 32;
 	}
 	for (; i + 1 < n; i += 2) {
-		uint16_t h;
-
 		memcpy(&h, d + i, 2);
 		s += h;
 	}
-	if (i < n)
-		s += d[i];  /* the high byte of a network-order word */
+	if (i < n) {
+		/* The high byte of a network-order word, as a native word. */
+		b[0] = d[i];
+		b[1] = 0;
+		memcpy(&h, b, 2);
+		s += h;
+	}
 	while (s >> 16)
 		s = (s & 0xffff) + (s >> 16);
-	r = (uint32_t)((s & 0xff) << 8 | s >> 8);  /* native (LE) to network */
+	/* Native to network order: the folded sum's two bytes as they lie
+	 * in memory, read big-endian (a swap on a little-endian machine,
+	 * nothing on a big-endian one). */
+	h = (uint16_t)s;
+	memcpy(b, &h, 2);
+	r = (uint32_t)b[0] << 8 | b[1];
 	r += sum;
 	while (r >> 16)
 		r = (r & 0xffff) + (r >> 16);

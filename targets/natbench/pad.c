@@ -5,6 +5,7 @@
  * default linker script places before .text, so the pad shifts every
  * function after it, with or without PGO (which moves hot functions into
  * .text.hot). Linked first; not linked at all for layout seed 0.
+ * (%progbits, not @progbits: "@" starts a comment in ARM assembly.)
  */
 #ifndef PAD_BYTES
 #define PAD_BYTES 16
@@ -12,7 +13,7 @@
 #define STR2(x) #x
 #define STR(x) STR2(x)
 
-__asm__(".section .text.hot.natbench_pad,\"ax\",@progbits\n"
+__asm__(".section .text.hot.natbench_pad,\"ax\",%progbits\n"
 	".globl natbench_pad\n"
 	"natbench_pad:\n"
 	".skip " STR(PAD_BYTES) ", 0xcc\n"

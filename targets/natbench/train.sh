@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The PGO training command: runs the instrumented artifact natively on the
-# training traffic (another seed than the scored traffic, so the profile
-# does not fit the scored packets exactly, as on a real router) and leaves
-# the .gcda files in TUNER_PROFILE_DIR.
+# The PGO training command: runs the instrumented artifact on the training
+# traffic (another seed than the scored traffic, so the profile does not
+# fit the scored packets exactly, as on a real router) and leaves the .gcda
+# files in TUNER_PROFILE_DIR. The artifact runs through run.sh: natively,
+# or under qemu-user for an ARM or MIPS build (the emulated program writes
+# its .gcda files where the instrumented objects are, as a native one does).
 #
 # Needs TUNER_ARTIFACT, TUNER_OUT (the instrumented build's directory, where
 # the profiles are written) and TUNER_PROFILE_DIR.
@@ -17,7 +19,7 @@ SEED=2
 : "${TUNER_PROFILE_DIR:?train.sh: TUNER_PROFILE_DIR is not set}"
 
 rm -f "$TUNER_OUT"/*.gcda
-"$TUNER_ARTIFACT" --seed "$SEED" --packets "$PACKETS" >/dev/null
+sh "$(dirname "$0")/run.sh" "$TUNER_ARTIFACT" --seed "$SEED" --packets "$PACKETS" >/dev/null
 mkdir -p "$TUNER_PROFILE_DIR"
 set -- "$TUNER_OUT"/*.gcda
 if [ ! -e "$1" ]; then

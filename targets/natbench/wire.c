@@ -31,18 +31,29 @@ int nic_rx_push(const uint8_t *frame, uint32_t len)
 	return 0;
 }
 
+/* Eight bytes as a little-endian number, whatever the machine's order. */
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int k;
+
+	for (k = 7; k >= 0; k--)
+		v = v << 8 | p[k];
+	return v;
+}
+
 /* FNV-1a style over 64-bit words in two lanes, then the tail and the
- * length. Only needs to be the same for the same bytes. */
+ * length. Only needs to be the same for the same bytes, on every machine
+ * (the words are read little-endian: the same hash as ever on x86, ARM
+ * and MIPS little-endian, and on a big-endian machine too). */
 static uint64_t hash_frame(uint64_t h, const uint8_t *p, uint32_t len)
 {
 	uint64_t g = h ^ 0x9e3779b97f4a7c15ull;
 	uint32_t i = 0;
 
 	for (; i + 16 <= len; i += 16) {
-		uint64_t a, b;
+		uint64_t a = le64(p + i), b = le64(p + i + 8);
 
-		memcpy(&a, p + i, 8);
-		memcpy(&b, p + i + 8, 8);
 		h = (h ^ a) * 0x100000001b3ull;
 		g = (g ^ b) * 0x100000001b3ull;
 	}

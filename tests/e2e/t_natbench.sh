@@ -2,7 +2,10 @@
 # natbench, the bundled NAT fast-path target, built with its own Makefile
 # (no tuner): every flag set, layout seed and PGO mode transmits the same
 # bytes; every transmitted checksum and translation verifies; a layout seed
-# moves the hot functions; the score of one binary repeats exactly.
+# moves the hot functions; the link map's ranges hold the fast path's
+# functions and no other; the link check refuses libc in the fast path,
+# whose memcpy and memset are its own; the score of one binary repeats
+# exactly. (tests/e2e/t_natbench_cross.sh: the ARM and MIPS builds.)
 . "$ROOT/tests/e2e/lib.sh"
 
 src=$ROOT/targets/natbench
@@ -85,6 +88,15 @@ if grep -q ' natbench_pad$' "$T/o2.nm"; then
 	fail "seed 0 links a pad"
 fi
 
+# Where the code is (natbench.ranges, from the link map): every fast-path
+# function in an fp range, every harness function in an own range, no
+# other function in any; with and without PGO (.text.hot, .text.unlikely),
+# a pad, the plant.
+for b in o2 o2s5 o2plant pgogen pgouse; do
+	sh "$src/check-ranges.sh" "$T/$b" >"$T/$b.ranges.check" ||
+		fail "$b ranges: $(head -5 "$T/$b.ranges.check")"
+done
+
 # Scoring: the natbench line, then cachegrind's file; the same binary scored
 # twice gives the same counts (everything but the cmd: line, which names
 # the temporary copy).
@@ -106,4 +118,63 @@ cmp -s "$T/score.0.cmp" "$T/score.1.cmp" ||
 if TUNER_ARTIFACT=/bin/false TUNER_OUT=$T/o2 "$src/score.sh" >/dev/null 2>&1; then
 	fail "score.sh accepted a run without a checksum line"
 fi
+
+# The link check, with a test's extra fast-path file (NB_EXTRA_FP) in the
+# -O2 build: one that calls libc is refused, the artifact left as it was;
+# one whose loops gcc turns into memcpy and memset links, and calls the
+# fast path's own (fp_mem.c), not libc's.
+cat >"$T/fp_xlibc.c" <<'EOF'
+#include <stddef.h>
+
+size_t strlen(const char *s);
+
+size_t fp_xlibc_len(const char *s)
+{
+	return strlen(s);
+}
+EOF
+cat >"$T/fp_xhelp.c" <<'EOF'
+#include "fp_util.h"
+
+void fp_xhelp_fill(uint8_t *d, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = 0;
+}
+
+void fp_xhelp_move(uint8_t *restrict d, const uint8_t *restrict s, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = s[i];
+}
+EOF
+# extra FILE: the -O2 build again, with FILE in its fast path
+extra() {
+	MAKEFLAGS='' MFLAGS='' MAKELEVEL='' NB_EXTRA_FP=$1 \
+		TUNER_OUT=$T/o2 TUNER_FLAGS=-O2 TUNER_LAYOUT_SEED=0 TUNER_PGO=off TUNER_JOBS=2 \
+		make -s -f "$src/Makefile" >"$T/extra.log" 2>&1
+}
+cp "$T/o2/natbench" "$T/o2.before"
+if extra "$T/fp_xlibc.c"; then
+	fail "the link check took a fast path that calls strlen"
+fi
+grep -q 'natbench: fast path calls outside itself: strlen$' "$T/extra.log" ||
+	fail "link check: $(tail -3 "$T/extra.log")"
+cmp -s "$T/o2/natbench" "$T/o2.before" || fail "a refused link changed the artifact"
+extra "$T/fp_xhelp.c" || fail "the fast path's own memcpy/memset refused: $(tail -3 "$T/extra.log")"
+nm -u "$T/o2/fp_xhelp.o" >"$T/xhelp.u"
+if ! grep -q ' nb_memcpy$' "$T/xhelp.u" || ! grep -q ' nb_memset$' "$T/xhelp.u"; then
+	fail "gcc's memcpy and memset do not go to the fast path's: $(cat "$T/xhelp.u")"
+fi
+if grep -qE ' (memcpy|memset|memmove)$' "$T/xhelp.u"; then
+	fail "the fast path calls libc's memcpy/memset/memmove"
+fi
+sh "$src/check-ranges.sh" "$T/o2" >"$T/xhelp.ranges.check" ||
+	fail "with fp_xhelp.c, ranges: $(head -5 "$T/xhelp.ranges.check")"
+if grep -q ' fp_x' "$T/o2.nm"; then
+	fail "a test's fast-path file in a normal build"
+fi
+got=$(check o2)
+[ "$got" = "$ref" ] || fail "-O2 with fp_xhelp.c transmits other bytes"
 echo ok
+
