@@ -48,6 +48,19 @@
 #                              ready marker on) is written there as a
 #                              gzipped tar (train.sh uses this)
 #   TUNER_KERNEL_GCOV_TIMEOUT  seconds to wait for it (default 600)
+#   TUNER_KERNEL_UARCH         arguments for tuner's uarch plugin (e.g.
+#                              "preset=cortex-a9,count=c0000000-ffffffff,
+#                              lines=on"): QEMU also runs tuner-uarch.so
+#                              ($TUNER_UARCH_PLUGIN, default
+#                              build/release/tuner-uarch.so), its counters
+#                              reset just before the iperf3 client starts
+#                              and dumped just after it ends to
+#                              $TUNER_KERNEL_UARCH_OUT (and .lines), with
+#                              the packets the router forwarded meanwhile
+#                              (data packets reaching WAN + ACKs reaching
+#                              LAN, the namespaces' rx counters) in
+#                              $TUNER_KERNEL_UARCH_OUT.packets
+#   TUNER_KERNEL_UARCH_OUT     where (required with TUNER_KERNEL_UARCH)
 #   TUNER_KERNEL_LOG           directory for the console log and iperf3
 #                              server output (default: a temporary one,
 #                              removed; given: kept)
@@ -67,6 +80,9 @@ lock_wait=${TUNER_KERNEL_LOCK_WAIT:-3000}
 insns=${TUNER_KERNEL_INSNS:-1}
 gcov=${TUNER_KERNEL_GCOV:-}
 gcov_timeout=${TUNER_KERNEL_GCOV_TIMEOUT:-600}
+uarch=${TUNER_KERNEL_UARCH:-}
+uarch_out=${TUNER_KERNEL_UARCH_OUT:-}
+uarch_so=${TUNER_UARCH_PLUGIN:-$root/build/release/tuner-uarch.so}
 
 say() { echo "measure.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -149,6 +165,13 @@ if [ "$insns" = 1 ]; then
 	so=$("$here/mk-plugin.sh") || die "cannot build the instruction-count plugin (TUNER_KERNEL_INSNS=0 measures without it)"
 	plugin=(-plugin "$so,out=$logdir/insns")
 fi
+if [ -n "$uarch" ]; then
+	[ -n "$uarch_out" ] || die "TUNER_KERNEL_UARCH needs TUNER_KERNEL_UARCH_OUT"
+	[ -f "$uarch_so" ] || die "no uarch plugin at $uarch_so (make builds it)"
+	mkfifo "$logdir/uarch.ctl"
+	rm -f "$uarch_out" "$uarch_out.lines" "$uarch_out.packets"
+	plugin+=(-plugin "$uarch_so,$uarch,ctl=$logdir/uarch.ctl")
+fi
 
 # Host side: two namespaces, each a veth into a bridge with a tap for QEMU.
 ip netns add "$ns_lan"
@@ -230,10 +253,28 @@ client=$logdir/client.json
 rc=0
 # The plugin rewrites the file every 10 ms.
 count() { cat "$logdir/insns" 2>/dev/null || echo 0; }
+# rx NS: the packets eth0 of namespace NS received.
+rx() { ip netns exec "$1" cat /sys/class/net/eth0/statistics/rx_packets; }
 [ "$insns" = 1 ] && c0=$(count)
+if [ -n "$uarch" ]; then
+	p0=$(( $(rx "$ns_wan") + $(rx "$ns_lan") ))
+	echo reset >"$logdir/uarch.ctl"
+fi
 ip netns exec "$ns_lan" taskset -c "$icpu" iperf3 -c 10.0.0.1 -t "$itime" -O "$iomit" -J \
 	--connect-timeout 5000 >"$client" 2>"$logdir/client.err" || rc=$?
 [ "$insns" = 1 ] && { sleep 0.05; c1=$(count); }
+if [ -n "$uarch" ]; then
+	echo "dump $uarch_out" >"$logdir/uarch.ctl"
+	p1=$(( $(rx "$ns_wan") + $(rx "$ns_lan") ))
+	for _ in $(seq 600); do
+		[ -f "$uarch_out" ] && { [ -f "$uarch_out.lines" ] || ! echo "$uarch" | grep -q 'lines=on'; } && break
+		kill -0 "$qemu_pid" 2>/dev/null || die "QEMU exited before the uarch plugin's report"
+		sleep 0.1
+	done
+	[ -f "$uarch_out" ] || die "no report from the uarch plugin within 60 s"
+	echo "packets=$((p1 - p0))" >"$uarch_out.packets"
+	say "uarch: $((p1 - p0)) packets forwarded while counting"
+fi
 wait "$srv_pid" 2>/dev/null || true
 srv_pid=
 if [ $rc -ne 0 ]; then
