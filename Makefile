@@ -57,7 +57,7 @@ plugin: $(B)/tuner-uarch.so
 $(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj
 	@inc=$$(scripts/qemu-plugin-h.sh) && \
 	echo "$(CC) -shared -fPIC ... -o $@" && \
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -g -fPIC -shared -Iinclude -Ituner -I"$$inc" \
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj

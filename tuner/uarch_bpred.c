@@ -75,38 +75,51 @@ static uint32_t dir_index(const struct ua_bpred *bp, uint64_t pc)
 	return ((uint32_t)(pc >> 2) ^ (bp->hist & bp->hist_mask)) & bp->dir_mask;
 }
 
-/* The BTB's way holding pc in its set (moved to the front), or -1. */
-static int btb_find(struct ua_bpred *bp, uint64_t pc)
+/* The first entry of pc's BTB set. */
+static size_t btb_set(const struct ua_bpred *bp, uint64_t pc)
 {
-	uint64_t *p = bp->btb_pc + (size_t)((pc >> 2) & (bp->btb_sets - 1)) * bp->btb_ways;
-	uint64_t *t = bp->btb_target + (p - bp->btb_pc);
-
-	for (uint32_t i = 0; i < bp->btb_ways; i++) {
-		if (p[i] == pc) {
-			uint64_t tg = t[i];
-
-			memmove(p + 1, p, i * sizeof(*p));
-			memmove(t + 1, t, i * sizeof(*t));
-			p[0] = pc;
-			t[0] = tg;
-			return 0;
-		}
-	}
-	return -1;
+	return (size_t)((pc >> 2) & (bp->btb_sets - 1)) * bp->btb_ways;
 }
 
-/* Records pc -> target as the most recent entry of its set. */
-static void btb_learn(struct ua_bpred *bp, uint64_t pc, uint64_t target)
+/* Moves way i of the set at s to the front (most recent). */
+static void btb_touch(struct ua_bpred *bp, size_t s, uint32_t i)
 {
-	uint64_t *p = bp->btb_pc + (size_t)((pc >> 2) & (bp->btb_sets - 1)) * bp->btb_ways;
-	uint64_t *t = bp->btb_target + (p - bp->btb_pc);
+	uint64_t pc = bp->btb_pc[s + i], tg = bp->btb_target[s + i];
 
-	if (btb_find(bp, pc) < 0) {
-		memmove(p + 1, p, (bp->btb_ways - 1) * sizeof(*p));
-		memmove(t + 1, t, (bp->btb_ways - 1) * sizeof(*t));
-		p[0] = pc;
+	for (; i > 0; i--) {
+		bp->btb_pc[s + i] = bp->btb_pc[s + i - 1];
+		bp->btb_target[s + i] = bp->btb_target[s + i - 1];
 	}
-	t[0] = target;
+	bp->btb_pc[s] = pc;
+	bp->btb_target[s] = tg;
+}
+
+/* Looks pc up: 1 with its entry moved to the front of its set, else 0. */
+static int btb_find(struct ua_bpred *bp, uint64_t pc)
+{
+	size_t s = btb_set(bp, pc);
+
+	for (uint32_t i = 0; i < bp->btb_ways; i++) {
+		if (bp->btb_pc[s + i] == pc) {
+			btb_touch(bp, s, i);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Records pc -> target as the most recent entry of its set; hit: pc was
+ * just found (and is at the front). */
+static void btb_learn(struct ua_bpred *bp, uint64_t pc, uint64_t target, int hit)
+{
+	size_t s = btb_set(bp, pc);
+
+	if (!hit) {
+		/* Evict the least recent: the last way, moved to the front. */
+		btb_touch(bp, s, bp->btb_ways - 1);
+		bp->btb_pc[s] = pc;
+	}
+	bp->btb_target[s] = target;
 }
 
 static void ras_push(struct ua_bpred *bp, uint64_t addr)
@@ -170,13 +183,10 @@ void ua_bpred_resolve(struct ua_bpred *bp, const struct ua_branch *b, uint64_t n
 		if (pred_taken && ras_pop(bp, &pred_target) < 0)
 			pred_target = UA_INVALID;
 	} else if (bp->btb_sets) {
-		btb_hit = btb_find(bp, b->pc) == 0;
+		btb_hit = btb_find(bp, b->pc);
 		pred_taken = btb_hit && dir_taken;
-		if (btb_hit) {
-			size_t set = (size_t)((b->pc >> 2) & (bp->btb_sets - 1)) * bp->btb_ways;
-
-			pred_target = bp->btb_target[set];
-		}
+		if (btb_hit)
+			pred_target = bp->btb_target[btb_set(bp, b->pc)];
 	} else {
 		pred_taken = dir_taken;
 		if (k & UA_BR_DIRECT)
@@ -208,7 +218,7 @@ void ua_bpred_resolve(struct ua_bpred *bp, const struct ua_branch *b, uint64_t n
 	}
 	if (taken && !use_ras && bp->btb_sets &&
 	    ((k & UA_BR_DIRECT) || bp->indirect_btb))
-		btb_learn(bp, b->pc, next);
+		btb_learn(bp, b->pc, next, btb_hit);
 	if ((k & UA_BR_CALL) && taken)
 		ras_push(bp, b->link);
 }

@@ -128,8 +128,8 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 			uint64_t t = w[i] | (write ? 1u : 0u);
 
 			if (c->policy == UA_LRU) {
-				memmove(w + 1, w, i * sizeof(*w));
-				i = 0;
+				for (; i > 0; i--)
+					w[i] = w[i - 1];
 			}
 			w[i] = t;
 			c->last_slot = &w[i];
@@ -160,8 +160,8 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 		*wb_addr = (old >> 1) << c->line_shift;
 	}
 	if (c->policy == UA_LRU) {
-		memmove(w + 1, w, victim * sizeof(*w));
-		victim = 0;
+		for (; victim > 0; victim--)
+			w[victim] = w[victim - 1];
 	}
 	w[victim] = line << 1 | (write ? 1u : 0u);
 	c->last_slot = &w[victim];
