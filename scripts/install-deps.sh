@@ -23,11 +23,8 @@ if [ -z "$missing" ]; then
 fi
 
 echo "tuner: installing missing Debian packages:$missing" >&2
-if [ "$(id -u)" -eq 0 ]; then
-	SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-	SUDO="sudo"
-else
+. "$(dirname "$0")/sudo.sh"
+if [ "$SUDO" = need-root ]; then
 	echo "tuner: need root (or sudo) to install:$missing" >&2
 	exit 1
 fi

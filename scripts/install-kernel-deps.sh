@@ -22,13 +22,7 @@ make xz-utils git ccache jq libglib2.0-dev"
 ARMHF="busybox-static nftables libnftables1 libmnl0 libnftnl11 libgmp10
 libjansson4 libxtables12 libedit2 libbsd0 libmd0 libtinfo6 libc6 ethtool"
 
-if [ "$(id -u)" -eq 0 ]; then
-	SUDO=""
-elif command -v sudo >/dev/null 2>&1; then
-	SUDO="sudo"
-else
-	SUDO="need-root"
-fi
+. "$root/scripts/sudo.sh"
 export DEBIAN_FRONTEND=noninteractive
 updated=0
 update() {

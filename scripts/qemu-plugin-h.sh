@@ -16,11 +16,8 @@ deps=${TUNER_DEPS:-$root/build/deps}
 hdr=$(find "$deps/qemu-src" -path '*/include/qemu/qemu-plugin.h' 2>/dev/null | head -1)
 if [ -z "$hdr" ]; then
 	echo "qemu-plugin-h: fetching Debian's qemu source for qemu-plugin.h" >&2
-	if [ "$(id -u)" -eq 0 ]; then
-		SUDO=""
-	elif command -v sudo >/dev/null 2>&1; then
-		SUDO="sudo"
-	else
+	. "$root/scripts/sudo.sh"
+	if [ "$SUDO" = need-root ]; then
 		echo "qemu-plugin-h: need root (or sudo) to add a deb-src entry" >&2
 		exit 1
 	fi

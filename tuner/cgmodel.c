@@ -101,18 +101,9 @@ static int parse_count(uint64_t *out, const char *tok, size_t len)
 	return 0;
 }
 
-/* "line N: what: 'the line'", the line shortened and made printable so
- * the message stays one line. */
 static int bad_line(const struct line *l, const char *what)
 {
-	char shown[64];
-	size_t n = l->len < 60 ? l->len : 60;
-
-	for (size_t i = 0; i < n; i++)
-		shown[i] = (unsigned char)l->s[i] < 0x20 || l->s[i] == 0x7f ? '?' : l->s[i];
-	shown[n] = '\0';
-	return tn_error(NAME ": line %zu: %s: '%s%s'", l->no, what, shown,
-			l->len > n ? "..." : "");
+	return tn_error_line(NAME, l->no, what, l->s, l->len);
 }
 
 /* Fills counts (nevents entries) from the tokens of l after *pos; missing

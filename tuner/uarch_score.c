@@ -139,14 +139,7 @@ static int packets_line(double *packets, double *bytes, const struct line *l)
 
 static int bad(const struct line *l, const char *what)
 {
-	char shown[64];
-	size_t n = l->len < 60 ? l->len : 60;
-
-	for (size_t i = 0; i < n; i++)
-		shown[i] = (unsigned char)l->s[i] < 0x20 || l->s[i] == 0x7f ? '?' : l->s[i];
-	shown[n] = '\0';
-	return tn_error(NAME ": line %zu: %s: '%s%s'", l->no, what, shown,
-			l->len > n ? "..." : "");
+	return tn_error_line(NAME, l->no, what, l->s, l->len);
 }
 
 /* Reads the report from the line after "uarch-report". */

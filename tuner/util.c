@@ -42,6 +42,18 @@ int tn_error(const char *fmt, ...)
 	return -1;
 }
 
+int tn_error_line(const char *parser, size_t no, const char *what, const char *text,
+		  size_t len)
+{
+	char shown[64];
+	size_t n = len < 60 ? len : 60;
+
+	for (size_t i = 0; i < n; i++)
+		shown[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+	shown[n] = '\0';
+	return tn_error("%s: line %zu: %s: '%s%s'", parser, no, what, shown, len > n ? "..." : "");
+}
+
 int tn_error_errno(const char *fmt, ...)
 {
 	va_list ap;

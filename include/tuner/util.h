@@ -26,6 +26,11 @@ int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* Same, appending ": strerror(errno)". Returns -1. */
 int tn_error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "PARSER: line NO: WHAT: 'TEXT'" (returns -1): a parser's complaint
+ * about one input line (len bytes), shortened to 60 bytes ("..." after)
+ * and made printable, so the message stays one line. */
+int tn_error_line(const char *parser, size_t no, const char *what, const char *text,
+		  size_t len);
 /* This thread's last message ("" if none). Owned by the thread; valid until
  * the next tn_error*() call on the same thread. */
 const char *tn_errmsg(void);

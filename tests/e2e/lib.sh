@@ -8,18 +8,38 @@ fail() {
 	exit 1
 }
 
-# Makes a git repository at $1 holding the fixture program under prog/ and
-# commits it. Git runs with a fixed identity and no user configuration.
-make_repo() {
-	local repo=$1
+# Git with a fixed identity and no user configuration (HOME in TMPDIR).
+git_test_env() {
 	export GIT_CONFIG_NOSYSTEM=1 HOME="$TMPDIR/home"
 	export GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid
 	export GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid
-	mkdir -p "$HOME" "$repo"
+	mkdir -p "$HOME"
+}
+
+# Makes a git repository at $1 holding the fixture program under prog/ and
+# commits it (git_test_env).
+make_repo() {
+	local repo=$1
+	git_test_env
+	mkdir -p "$repo"
 	cp -r "$ROOT/tests/fixtures/prog" "$repo/prog"
 	git -C "$repo" init -q -b main
 	git -C "$repo" add -A
 	git -C "$repo" commit -q -m "fixture"
+}
+
+# Makes a git repository at $1 holding targets/natbench (as it is in the
+# working tree) under natbench/ (git_test_env), and keeps a make running
+# the test from lending the builds its job server.
+make_natbench_repo() {
+	local repo=$1
+	git_test_env
+	export MAKEFLAGS='' MFLAGS='' MAKELEVEL=''
+	mkdir -p "$repo"
+	cp -r "$ROOT/targets/natbench" "$repo/natbench"
+	git -C "$repo" init -q -b main
+	git -C "$repo" add -A
+	git -C "$repo" commit -q -m natbench
 }
 
 # Writes a study over the fixture at $1 (a file inside the repo) with the

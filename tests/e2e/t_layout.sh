@@ -10,18 +10,9 @@
 #   - the plant changes no transmitted byte; bad input fails cleanly.
 . "$ROOT/tests/e2e/lib.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMPDIR/home"
-export GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid
-export GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid
-# A make running this test must not lend the builds its job server.
-export MAKEFLAGS='' MFLAGS='' MAKELEVEL=''
 repo=$TMPDIR/repo
 R=$TMPDIR/results
-mkdir -p "$HOME" "$repo"
-cp -r "$ROOT/targets/natbench" "$repo/natbench"
-git -C "$repo" init -q -b main
-git -C "$repo" add -A
-git -C "$repo" commit -q -m natbench
+make_natbench_repo "$repo"
 
 study=$repo/plant.yaml
 cat >"$study" <<'YAML'

@@ -11,16 +11,8 @@
 #   - the bundled router studies are valid.
 . "$ROOT/tests/e2e/lib.sh"
 
-export GIT_CONFIG_NOSYSTEM=1 HOME="$TMPDIR/home"
-export GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid
-export GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid
-export MAKEFLAGS='' MFLAGS='' MAKELEVEL=''
 repo=$TMPDIR/repo
-mkdir -p "$HOME" "$repo"
-cp -r "$ROOT/targets/natbench" "$repo/natbench"
-git -C "$repo" init -q -b main
-git -C "$repo" add -A
-git -C "$repo" commit -q -m natbench
+make_natbench_repo "$repo"
 
 # study NAME ARCH PRESET OPTS [COMMAND]
 study() {

@@ -368,6 +368,26 @@ struct dcase {
 	uint64_t target; /* checked when DIRECT */
 };
 
+/* Decodes every case at pc: its kind, its target when direct, and the
+ * fallthrough and link a branch of the ISA has (pc + step). */
+static void check_decoder(void (*decode)(struct ua_branch *, uint32_t, uint64_t),
+			  const struct dcase *cases, size_t n, uint64_t pc, uint64_t step)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ua_branch b;
+
+		decode(&b, cases[i].insn, pc);
+		if (b.kind != cases[i].kind)
+			fail_msg("0x%08x: kind %u, expected %u", cases[i].insn, b.kind,
+				 cases[i].kind);
+		if ((b.kind & UA_BR_DIRECT) && b.target != cases[i].target)
+			fail_msg("0x%08x: target 0x%llx, expected 0x%llx", cases[i].insn,
+				 (unsigned long long)b.target, (unsigned long long)cases[i].target);
+		assert_int_equal(b.fallthrough, pc + step);
+		assert_int_equal(b.link, pc + step);
+	}
+}
+
 static void test_uarch__decode_a32(void **state)
 {
 	const uint64_t pc = 0x10000;
@@ -401,18 +421,7 @@ static void test_uarch__decode_a32(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ua_branch b;
-
-		ua_decode_a32(&b, cases[i].insn, pc);
-		if (b.kind != cases[i].kind)
-			fail_msg("0x%08x: kind %u, expected %u", cases[i].insn, b.kind,
-				 cases[i].kind);
-		if ((b.kind & UA_BR_DIRECT) && b.target != cases[i].target)
-			fail_msg("0x%08x: target 0x%llx, expected 0x%llx", cases[i].insn,
-				 (unsigned long long)b.target, (unsigned long long)cases[i].target);
-		assert_int_equal(b.fallthrough, pc + 4);
-	}
+	check_decoder(ua_decode_a32, cases, sizeof(cases) / sizeof(cases[0]), pc, 4);
 }
 
 static void test_uarch__decode_mips(void **state)
@@ -440,19 +449,7 @@ static void test_uarch__decode_mips(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ua_branch b;
-
-		ua_decode_mips(&b, cases[i].insn, pc);
-		if (b.kind != cases[i].kind)
-			fail_msg("0x%08x: kind %u, expected %u", cases[i].insn, b.kind,
-				 cases[i].kind);
-		if ((b.kind & UA_BR_DIRECT) && b.target != cases[i].target)
-			fail_msg("0x%08x: target 0x%llx, expected 0x%llx", cases[i].insn,
-				 (unsigned long long)b.target, (unsigned long long)cases[i].target);
-		assert_int_equal(b.fallthrough, pc + 8);
-		assert_int_equal(b.link, pc + 8);
-	}
+	check_decoder(ua_decode_mips, cases, sizeof(cases) / sizeof(cases[0]), pc, 8);
 }
 
 /* ---- configuration ---- */
