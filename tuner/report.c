@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "tuner/cgmodel.h"
+#include "tuner/uarch_score.h"
 #include "tuner/util.h"
 
 static int objective_modelled(const struct objective *o)
 {
-	return !o->from_size && cgmodel_parser_valid(o->parser);
+	return !o->from_size && (cgmodel_parser_valid(o->parser) ||
+				 ua_score_parser_valid(o->parser));
 }
 
 struct sort_ctx {
@@ -225,11 +227,23 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 	if (!shown)
 		fprintf(f, "(no configuration is on the front)\n");
 	table_notes(f, s, r, tied);
-	for (size_t i = 0; i < s->nobjectives; i++)
-		if (objective_modelled(&s->objectives[i]))
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		const struct objective *o = &s->objectives[i];
+		const struct ua_config *u = &s->uarch;
+
+		if (!objective_modelled(o))
+			continue;
+		if (ua_score_parser_valid(o->parser))
+			fprintf(f, "note: %s is MODELLED (the uarch plugin's %s core, its caches and "
+				   "branch predictors; cycles per instruction %g, per L1I miss %g, "
+				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g; %g MHz), "
+				   "not measured on hardware\n",
+				o->name, u->preset, u->insn, u->l1i_miss, u->l1d_miss, u->l2_miss,
+				u->taken, u->mispredict, u->clock_mhz);
+		else
 			fprintf(f, "note: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
-				s->objectives[i].name, s->model.l1_miss, s->model.ll_miss,
-				s->model.clock_mhz);
+				o->name, s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
+	}
 	free(order);
 }
 
