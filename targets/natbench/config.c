@@ -191,34 +191,35 @@ static void hook(unsigned h, nf_hookfn fn, int prio)
 static void config_hooks(void)
 {
 	memset(nb_hooks, 0, sizeof(nb_hooks));
+	hook(NF_INET_PRE_ROUTING, ipv4_conntrack_defrag, -400);
 	hook(NF_INET_PRE_ROUTING, nf_conntrack_in, -200);
 	hook(NF_INET_PRE_ROUTING, iptable_mangle_hook, -150);
 	hook(NF_INET_PRE_ROUTING, nf_nat_ipv4_pre, -100);
 	hook(NF_INET_LOCAL_IN, iptable_mangle_hook, -150);
 	hook(NF_INET_LOCAL_IN, iptable_filter_hook, 0);
 	hook(NF_INET_LOCAL_IN, nf_nat_ipv4_local, 100);
-	hook(NF_INET_LOCAL_IN, nf_conntrack_confirm, 0x7fffffff);
+	hook(NF_INET_LOCAL_IN, nf_confirm, 0x7fffffff);
 	hook(NF_INET_FORWARD, iptable_mangle_hook, -150);
 	hook(NF_INET_FORWARD, iptable_filter_hook, 0);
+	hook(NF_INET_LOCAL_OUT, ipv4_conntrack_defrag, -400);
 	hook(NF_INET_LOCAL_OUT, nf_conntrack_in, -200);
 	hook(NF_INET_LOCAL_OUT, iptable_mangle_hook, -150);
 	hook(NF_INET_LOCAL_OUT, nf_nat_ipv4_local, -100);
 	hook(NF_INET_LOCAL_OUT, iptable_filter_hook, 0);
 	hook(NF_INET_POST_ROUTING, iptable_mangle_hook, -150);
 	hook(NF_INET_POST_ROUTING, nf_nat_ipv4_post, 100);
-	hook(NF_INET_POST_ROUTING, nf_ct_helper_hook, 300);
-	hook(NF_INET_POST_ROUTING, nf_conntrack_confirm, 0x7fffffff);
+	hook(NF_INET_POST_ROUTING, nf_confirm, 0x7fffffff);
 }
 
 void nb_config(void)
 {
+	fp_kernel_init();
 	config_ifaces();
 	config_routes();
 	config_hooks();
 	nb_config_rules();
 	nf_ct_init(0x63747261u);
-	nb_arp.rnd = 0x6e656967u;
-	nb_qdisc.limit = 1000;
+	neigh_init(0x6e656967u);
 	netdev_init();
 	br_init();
 	pppoe_init();

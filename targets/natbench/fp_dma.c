@@ -8,13 +8,28 @@
  * physical address to the controller's by-PA registers, then a sync).
  * The register writes are volatile stores, so each line costs what a loop
  * of coprocessor writes costs: a few instructions per 32-byte line.
+ *
+ * The by-line operations are functions of their own, never inlined nor
+ * specialised (noinline, noclone), as the kernel's are: separate assembly
+ * functions in arch/arm/mm/cache-v7.S and cache-l2x0.c reached through
+ * the cpu_cache and outer_cache tables. -DNB_DMA_ALIGN=N aligns
+ * v7_dma_inv_range and v7_dma_clean_range, and only them, to N bytes:
+ * the seeds' ".align 5" before both in cache-v7.S (N = 32). Without the
+ * flag nothing here changes.
  */
 #include "fp_int.h"
 #include "fp_mem.h"
+#include "fp_mm.h"
+
+#ifdef NB_DMA_ALIGN
+#define DMA_RANGE_ALIGN __attribute__((aligned(NB_DMA_ALIGN)))
+#else
+#define DMA_RANGE_ALIGN
+#endif
+#define CACHE_OP __attribute__((noinline, noclone))
 
 struct cache_ctl nb_cache;
 
-#define PHYS_OFFSET 0x80000000u
 #define L2_WAY_SIZE 0x10000u
 
 static inline void dsb(void)
@@ -24,12 +39,13 @@ static inline void dsb(void)
 
 static inline uintptr_t virt_to_phys(uintptr_t va)
 {
-	return (va & 0x0fffffffu) + PHYS_OFFSET;
+	return virt_to_bus((const void *)va);
 }
 
 /* L1: clean and invalidate partial lines at the ends (they may hold data
  * the CPU wrote next to the buffer), invalidate the rest. */
-static void v7_dma_inv_range(uintptr_t start, uintptr_t end)
+static DMA_RANGE_ALIGN CACHE_OP void
+v7_dma_inv_range(uintptr_t start, uintptr_t end)
 {
 	const uintptr_t mask = NB_LINE - 1;
 
@@ -47,7 +63,8 @@ static void v7_dma_inv_range(uintptr_t start, uintptr_t end)
 	dsb();
 }
 
-static void v7_dma_clean_range(uintptr_t start, uintptr_t end)
+static DMA_RANGE_ALIGN CACHE_OP void
+v7_dma_clean_range(uintptr_t start, uintptr_t end)
 {
 	start &= ~(uintptr_t)(NB_LINE - 1);
 	for (; start < end; start += NB_LINE)
@@ -55,7 +72,7 @@ static void v7_dma_clean_range(uintptr_t start, uintptr_t end)
 	dsb();
 }
 
-static void v7_dma_flush_range(uintptr_t start, uintptr_t end)
+static CACHE_OP void v7_dma_flush_range(uintptr_t start, uintptr_t end)
 {
 	start &= ~(uintptr_t)(NB_LINE - 1);
 	for (; start < end; start += NB_LINE)
@@ -63,7 +80,7 @@ static void v7_dma_flush_range(uintptr_t start, uintptr_t end)
 	dsb();
 }
 
-static void l2c210_sync(void)
+static CACHE_OP void l2c210_sync(void)
 {
 	nb_cache.l2_sync = 0;
 	while (nb_cache.l2_sync & 1)
@@ -79,7 +96,7 @@ static void l2c210_op_pa_range(volatile uintptr_t *reg, uintptr_t start,
 	}
 }
 
-static void l2c210_inv_range(uintptr_t start, uintptr_t end)
+static CACHE_OP void l2c210_inv_range(uintptr_t start, uintptr_t end)
 {
 	const uintptr_t mask = NB_LINE - 1;
 
@@ -96,14 +113,14 @@ static void l2c210_inv_range(uintptr_t start, uintptr_t end)
 	l2c210_sync();
 }
 
-static void l2c210_clean_range(uintptr_t start, uintptr_t end)
+static CACHE_OP void l2c210_clean_range(uintptr_t start, uintptr_t end)
 {
 	start &= ~(uintptr_t)(NB_LINE - 1);
 	l2c210_op_pa_range(&nb_cache.l2_clean_pa, start, end);
 	l2c210_sync();
 }
 
-static void l2c210_flush_range(uintptr_t start, uintptr_t end)
+static CACHE_OP void l2c210_flush_range(uintptr_t start, uintptr_t end)
 {
 	/* The controller cannot be left busy for a whole way: split. */
 	while (start < end) {
@@ -124,16 +141,15 @@ struct outer_cache_fns {
 	void (*flush_range)(uintptr_t, uintptr_t);
 };
 
-static const struct outer_cache_fns outer_cache = {
-	l2c210_inv_range, l2c210_clean_range, l2c210_flush_range,
-};
+/* Filled at boot by the L2 cache controller's driver (l2x0_init). */
+static struct outer_cache_fns outer_cache;
 
 struct cpu_cache_fns {
 	void (*dma_map_area)(uintptr_t, size_t, int);
 	void (*dma_unmap_area)(uintptr_t, size_t, int);
 };
 
-static void v7_dma_map_area(uintptr_t va, size_t len, int dir)
+static CACHE_OP void v7_dma_map_area(uintptr_t va, size_t len, int dir)
 {
 	if (dir == DMA_FROM_DEVICE)
 		v7_dma_inv_range(va, va + len);
@@ -141,61 +157,135 @@ static void v7_dma_map_area(uintptr_t va, size_t len, int dir)
 		v7_dma_clean_range(va, va + len);
 }
 
-static void v7_dma_unmap_area(uintptr_t va, size_t len, int dir)
+static CACHE_OP void v7_dma_unmap_area(uintptr_t va, size_t len, int dir)
 {
 	if (dir != DMA_TO_DEVICE)
 		v7_dma_inv_range(va, va + len);
 }
 
-static const struct cpu_cache_fns cpu_cache = {
-	v7_dma_map_area, v7_dma_unmap_area,
+/* The CPU's cache operations (the v7 ones on this core). */
+static struct cpu_cache_fns cpu_cache;
+
+/* Walks a range page by page (pfn and offset), as highmem-capable code
+ * has to: each page's part of the range to op. */
+static CACHE_OP void dma_cache_maint_page(struct page *page, size_t offset,
+					  size_t size, int dir,
+					  void (*op)(uintptr_t, size_t, int))
+{
+	uint32_t pfn = page_to_pfn(page) + (uint32_t)(offset / NB_PAGE_SIZE);
+	size_t left = size;
+
+	offset %= NB_PAGE_SIZE;
+	do {
+		size_t len = left;
+
+		if (len + offset > NB_PAGE_SIZE)
+			len = NB_PAGE_SIZE - offset;
+		page = &mem_map[pfn];
+		op((uintptr_t)page_address(page) + offset, len, dir);
+		offset = 0;
+		pfn++;
+		left -= len;
+	} while (left);
+}
+
+static void __dma_page_cpu_to_dev(struct page *page, size_t off, size_t size,
+				  int dir)
+{
+	uintptr_t paddr;
+
+	dma_cache_maint_page(page, off, size, dir, cpu_cache.dma_map_area);
+	paddr = virt_to_phys((uintptr_t)page_address(page)) + off;
+	if (dir == DMA_FROM_DEVICE)
+		outer_cache.inv_range(paddr, paddr + size);
+	else
+		outer_cache.clean_range(paddr, paddr + size);
+	nb_cache.lines += (uint32_t)(size / NB_LINE);
+}
+
+static void __dma_page_dev_to_cpu(struct page *page, size_t off, size_t size,
+				  int dir)
+{
+	uintptr_t paddr = virt_to_phys((uintptr_t)page_address(page)) + off;
+
+	/* Nothing to invalidate for a buffer the device only read. */
+	if (dir != DMA_TO_DEVICE) {
+		outer_cache.inv_range(paddr, paddr + size);
+		dma_cache_maint_page(page, off, size, dir,
+				     cpu_cache.dma_unmap_area);
+	}
+	nb_cache.lines += (uint32_t)(size / NB_LINE);
+}
+
+/* The ARM DMA operations of a non-coherent device (arm_dma_ops). */
+struct dma_map_ops {
+	uint32_t (*map_page)(struct page *page, size_t offset, size_t size,
+			     int dir);
+	void (*unmap_page)(uint32_t handle, size_t size, int dir);
+	void (*sync_single_for_cpu)(uint32_t handle, size_t size, int dir);
 };
 
-/* Walks a range page by page, as highmem-capable code has to. */
-static void dma_cache_maint_page(uintptr_t va, size_t len, int dir,
-				 void (*op)(uintptr_t, size_t, int))
+static inline struct page *dma_to_page(uint32_t handle, size_t *off)
 {
-	while (len) {
-		size_t left = 4096 - (va & 4095);
+	const uint8_t *va = nb_bus_to_virt(handle);
 
-		if (left > len)
-			left = len;
-		op(va, left, dir);
-		va += left;
-		len -= left;
-	}
+	*off = (size_t)(va - nb_mem) % NB_PAGE_SIZE;
+	return virt_to_page(va);
 }
 
-static void dma_page_cpu_to_dev(uintptr_t va, size_t len, int dir)
+static uint32_t arm_dma_map_page(struct page *page, size_t offset,
+				 size_t size, int dir)
 {
-	uintptr_t pa = virt_to_phys(va);
-
-	dma_cache_maint_page(va, len, dir, cpu_cache.dma_map_area);
-	if (dir == DMA_FROM_DEVICE)
-		outer_cache.inv_range(pa, pa + len);
-	else
-		outer_cache.clean_range(pa, pa + len);
-	nb_cache.lines += (uint32_t)(len / NB_LINE);
+	__dma_page_cpu_to_dev(page, offset, size, dir);
+	return virt_to_bus(page_address(page)) + (uint32_t)offset;
 }
 
-static void dma_page_dev_to_cpu(uintptr_t va, size_t len, int dir)
+static void arm_dma_unmap_page(uint32_t handle, size_t size, int dir)
 {
-	uintptr_t pa = virt_to_phys(va);
+	size_t off;
+	struct page *page = dma_to_page(handle, &off);
 
-	if (dir != DMA_TO_DEVICE)
-		outer_cache.inv_range(pa, pa + len);
-	dma_cache_maint_page(va, len, dir, cpu_cache.dma_unmap_area);
-	nb_cache.lines += (uint32_t)(len / NB_LINE);
+	__dma_page_dev_to_cpu(page, off, size, dir);
 }
 
-void dma_map_single(const void *p, size_t len, int dir)
+static void arm_dma_sync_single_for_cpu(uint32_t handle, size_t size, int dir)
 {
-	dma_page_cpu_to_dev((uintptr_t)p, len, dir);
+	size_t off;
+	struct page *page = dma_to_page(handle, &off);
+
+	__dma_page_dev_to_cpu(page, off, size, dir);
 }
 
-void dma_unmap_single(const void *p, size_t len, int dir)
+static const struct dma_map_ops arm_dma_ops = {
+	arm_dma_map_page, arm_dma_unmap_page, arm_dma_sync_single_for_cpu,
+};
+
+/* The device's operations (get_dma_ops: the Ethernet core is not
+ * coherent with the CPU caches), set at boot (arch_setup_dma_ops). */
+static const struct dma_map_ops *bgmac_dma_ops;
+
+/* Hands a buffer to the device: its bus address (dma_map_single ->
+ * dma_map_page_attrs). */
+uint32_t dma_map_single(const void *p, size_t len, int dir)
 {
-	dma_page_dev_to_cpu((uintptr_t)p, len, dir);
+	const struct dma_map_ops *ops = bgmac_dma_ops;
+	struct page *page = virt_to_page(p);
+	size_t off = (size_t)((const uint8_t *)p - nb_mem) % NB_PAGE_SIZE;
+
+	return ops->map_page(page, off, len, dir);
+}
+
+/* Takes it back from the device (the bus address it was mapped at). */
+void dma_unmap_single(uint32_t addr, size_t len, int dir)
+{
+	bgmac_dma_ops->unmap_page(addr, len, dir);
+}
+
+/* Lets the CPU read what the device wrote so far, the buffer staying
+ * mapped. */
+void dma_sync_single_for_cpu(uint32_t addr, size_t len, int dir)
+{
+	bgmac_dma_ops->sync_single_for_cpu(addr, len, dir);
 }
 
 /* A buffer both written by the CPU and read back (descriptor rings). */
@@ -205,4 +295,16 @@ void dma_flush(const void *p, size_t len)
 
 	v7_dma_flush_range(va, va + len);
 	outer_cache.flush_range(pa, pa + len);
+}
+
+/* Control plane at boot: the v7 cache functions, the L2C-210's, the
+ * Ethernet core's DMA operations. */
+void dma_cache_init(void)
+{
+	cpu_cache.dma_map_area = v7_dma_map_area;
+	cpu_cache.dma_unmap_area = v7_dma_unmap_area;
+	outer_cache.inv_range = l2c210_inv_range;
+	outer_cache.clean_range = l2c210_clean_range;
+	outer_cache.flush_range = l2c210_flush_range;
+	bgmac_dma_ops = &arm_dma_ops;
 }

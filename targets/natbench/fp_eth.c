@@ -20,8 +20,11 @@ static void punt_rcv(struct sk_buff *skb);
 static void ipv6_rcv(struct sk_buff *skb);
 static void lldp_rcv(struct sk_buff *skb);
 
-/* ptype_base: the handlers a frame is offered to, by ethertype. */
-static const struct packet_type ptype_base[] = {
+/* The protocol handlers a frame is offered to, hashed by ethertype
+ * (ptype_base[type & 15], each bucket a list). */
+#define PTYPE_HASH_SIZE 16u
+
+static const struct packet_type ptypes[] = {
 	{ ETH_P_IP, ip_rcv },
 	{ ETH_P_PPP_SES, pppoe_rcv },
 	{ ETH_P_ARP, arp_rcv },
@@ -33,13 +36,20 @@ static const struct packet_type ptype_base[] = {
 	{ ETH_P_LOOP, punt_rcv },
 };
 
+#define NPTYPES (sizeof(ptypes) / sizeof(ptypes[0]))
+
+static struct ptype_node {
+	const struct packet_type *pt;
+	struct ptype_node *next;
+} ptype_nodes[NPTYPES], *ptype_base[PTYPE_HASH_SIZE];
+
 void deliver_ptype(struct sk_buff *skb)
 {
-	unsigned i;
+	const struct ptype_node *n = ptype_base[skb->protocol & (PTYPE_HASH_SIZE - 1)];
 
-	for (i = 0; i < sizeof(ptype_base) / sizeof(ptype_base[0]); i++) {
-		if (ptype_base[i].type == skb->protocol) {
-			ptype_base[i].func(skb);
+	for (; n; n = n->next) {
+		if (n->pt->type == skb->protocol) {
+			n->pt->func(skb);
 			return;
 		}
 	}
@@ -48,20 +58,31 @@ void deliver_ptype(struct sk_buff *skb)
 	kfree_skb(skb);
 }
 
-void netif_receive_skb_core(struct sk_buff *skb)
+/* A frame arriving on device skb->ldev (eth0, or br-lan for what the
+ * bridge passes up): VLAN devices, the bridge, the protocol handlers. */
+void __netif_receive_skb_core(struct sk_buff *skb)
 {
 	unsigned rounds = 0;
 
-	skb->ldev = ND_ETH0;
-	dev_sw_netstats_rx_add(ND_ETH0, skb->cpu, skb->len + ETH_HLEN);
-	while (skb->protocol == ETH_P_8021Q || skb->protocol == ETH_P_8021AD) {
+	skb->network = (uint16_t)(skb->data - skb->head);
+another_round:
+	if (skb->protocol == ETH_P_8021Q || skb->protocol == ETH_P_8021AD) {
+		if (skb_vlan_untag(skb) < 0) {
+			nb_stats.drop_l2++;
+			return;
+		}
+	}
+	/* A tag: the frame goes to its VLAN device, and round again (a
+	 * second tag inside, QinQ). */
+	if (skb->vlan_present) {
 		if (++rounds > 2 || vlan_do_receive(skb) < 0)
 			goto drop;
+		goto another_round;
 	}
 	if (skb->ldev == ND_ETH0)
 		goto drop;  /* the switch tags everything it sends the CPU */
 	/* rx_handler: a bridge port belongs to its bridge. */
-	if (br_handle_frame(skb))
+	if (nb_devs[skb->ldev].rx_handler && br_handle_frame(skb))
 		return;
 	if (skb->pkt_type == PKT_OTHERHOST) {
 		kfree_skb_reason(skb, SKB_DROP_OTHERHOST);
@@ -77,6 +98,29 @@ void netif_receive_skb_core(struct sk_buff *skb)
 drop:
 	nb_stats.drop_l2++;
 	kfree_skb_reason(skb, SKB_DROP_VLAN);
+}
+
+/* eth0's frames, from the backlog (__netif_receive_skb). */
+void netif_receive_skb_core(struct sk_buff *skb)
+{
+	skb->ldev = ND_ETH0;
+	dev_sw_netstats_rx_add(ND_ETH0, skb->cpu, skb->len + ETH_HLEN);
+	__netif_receive_skb_core(skb);
+}
+
+/* Control plane at boot: the handlers into their hash buckets. */
+void ptype_init(void)
+{
+	unsigned i;
+
+	for (i = 0; i < NPTYPES; i++) {
+		struct ptype_node *n = &ptype_nodes[i];
+		unsigned h = ptypes[i].type & (PTYPE_HASH_SIZE - 1);
+
+		n->pt = &ptypes[i];
+		n->next = ptype_base[h];
+		ptype_base[h] = n;
+	}
 }
 
 static void ipv6_rcv(struct sk_buff *skb)

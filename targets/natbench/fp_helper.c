@@ -32,48 +32,55 @@ static unsigned payload_start(const struct sk_buff *skb, uint32_t *plen)
 	return skb->transport + hl;
 }
 
-unsigned nf_ct_helper_hook(void *priv, struct sk_buff *skb,
-			   const struct nf_hook_state *st)
+/* The connection's helper, run from nf_confirm as its packets leave. */
+unsigned nf_ct_helper(struct sk_buff *skb, struct nf_conn *ct)
 {
-	struct nf_conn *ct = skb->ct;
+	struct nf_conn_help *help = nf_ct_ext_find(ct, NF_CT_EXT_HELPER);
 	const struct app_ops *app;
 	struct app_res res;
 	unsigned dir, off, cls;
 	uint32_t plen = 0;
 
-	if (!ct || skb->ctinfo == IP_CT_RELATED ||
-	    skb->ctinfo == IP_CT_RELATED_REPLY)
+	if (skb->ctinfo == IP_CT_RELATED || skb->ctinfo == IP_CT_RELATED_REPLY)
 		return NF_ACCEPT;
 	if (!(ct->flags & CT_F_HELPER_CHECKED)) {
+		/* After NAT: the reply tuple names the real server. */
 		const struct nf_tuple *r = &ct->tuple[CT_DIR_REPLY];
+		unsigned a = fp_app_lookup(r->proto, r->sport);
 
 		ct->flags |= CT_F_HELPER_CHECKED;
-		ct->app = (uint8_t)fp_app_lookup(r->proto, r->sport);
+		if (a) {
+			help = nf_ct_ext_add(ct, NF_CT_EXT_HELPER);
+			if (help) {
+				help->app = (uint8_t)a;
+				help->at.last = nb_jiffies;
+			}
+		}
 	}
-	if (!ct->app)
+	if (!help || !help->app)
 		return NF_ACCEPT;
 	off = payload_start(skb, &plen);
 	if (!off)
 		return NF_ACCEPT;
-	app = &fp_apps[ct->app - 1];
+	app = &fp_apps[help->app - 1];
 	dir = skb->ctinfo >= IP_CT_IS_REPLY ? CT_DIR_REPLY : CT_DIR_ORIGINAL;
 	res.key = 0;
 	res.cls = 0;
 	res.addr_off = 0;
 	res.len = 0;
 	if (app->parse[dir](skb->head + off, plen, &res) < 0) {
-		ct->app_bad++;
+		help->app_bad++;
 		nb_stats.app_bad++;
 		return NF_ACCEPT;
 	}
 	nb_stats.app_ok++;
-	ct->app_msgs++;
-	ct->app_key = rol32(ct->app_key, 5) ^ res.key;
-	cls = app->track(&ct->at, &res, dir, plen, nb_jiffies);
+	help->app_msgs++;
+	help->app_key = rol32(help->app_key, 5) ^ res.key;
+	cls = app->track(&help->at, &res, dir, plen, nb_jiffies);
 	if (!cls)
 		cls = res.cls;
 	if (cls && !(ct->mark & 0xf0u)) {
-		ct->cls = (uint8_t)cls;
+		help->cls = (uint8_t)cls;
 		ct->mark = (ct->mark & ~0xf0u) | (cls & 0xfu) << 4;
 	}
 	if (res.addr_off && dir == CT_DIR_ORIGINAL)

@@ -75,7 +75,7 @@ void icmp_send(struct sk_buff *skb_in, unsigned type, unsigned code,
 	}
 	if (!icmp_ratelimit(type))
 		return;
-	skb = skb_alloc_local();
+	skb = skb_alloc_local(20 + 8 + 60 + 8);
 	if (!skb)
 		return;
 	/* The original header and 64 bits of its payload (RFC 792). */
@@ -139,8 +139,11 @@ void icmp_rcv(struct sk_buff *skb)
 	wr16(iph + 10, csum_finish(csum_partial(iph, ihl, 0)));
 	skb->pkt_type = PKT_HOST;
 	skb->local = 1;
+	if (skb->ct)
+		nf_ct_put(skb->ct);  /* nf_reset_ct */
 	skb->ct = NULL;
 	skb->ctinfo = IP_CT_UNTRACKED;
+	skb_dst_drop(skb);
 	skb->mark = 0;
 	ip_local_out(skb);
 	return;

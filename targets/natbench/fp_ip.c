@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * IPv4: receive checks, options, the PRE_ROUTING / FORWARD / POST_ROUTING
- * and LOCAL_IN / LOCAL_OUT hooks around routing, forwarding with TTL
- * decrement and MTU checks, and local delivery.
+ * IPv4: receive checks (ip_rcv_core), options, the PRE_ROUTING / FORWARD /
+ * POST_ROUTING and LOCAL_IN / LOCAL_OUT hooks around routing, then what the
+ * route says (dst_input: forward, deliver locally or answer with an error;
+ * dst_output: output): forwarding with the checksum state reset, the head
+ * made our own, TTL decrement, MTU checks and the priority from the TOS,
+ * output down to the neighbour with the route's device and gateway.
  */
 #include "fp_int.h"
 #include "fp_util.h"
@@ -22,8 +25,10 @@
 #define OPT_RA 0x8u
 #define OPT_RR_OFF(f) ((f) >> 8 & 0xffu)
 
-static void ip_forward(struct sk_buff *skb);
-static void ip_output(struct sk_buff *skb);
+#define IPSKB_FORWARDED 0x1u
+
+#define LL_RESERVED_SPACE 32u  /* link headers: VLAN tags, PPPoE */
+
 
 /* Validates the options; returns 0 or the offset + 1 of the bad byte (for
  * a parameter problem). flags gets OPT_* and the record-route offset. */
@@ -117,7 +122,8 @@ static int ip_martian_source(uint32_t src)
 	       src == 0xffffffffu;
 }
 
-static void ip_local_deliver(struct sk_buff *skb)
+/* The input of local routes. */
+void ip_local_deliver(struct sk_buff *skb)
 {
 	const uint8_t *iph = skb->data;
 
@@ -139,29 +145,10 @@ static void ip_local_deliver(struct sk_buff *skb)
 	kfree_skb(skb);
 }
 
-static void ip_rcv_finish(struct sk_buff *skb)
+/* The input of error routes: the sender is told why, if it is to be. */
+void ip_error(struct sk_buff *skb)
 {
-	const uint8_t *iph = skb->data;
-	uint32_t src = rd32(iph + 12), dst = rd32(iph + 16);
-	int type;
-
-	if (ip_martian_source(src)) {
-		nb_stats.drop_route++;
-		ip_inc_stats(skb->cpu, IPSTATS_MIB_INADDRERRORS);
-		kfree_skb_reason(skb, SKB_DROP_IP_NOROUTE);
-		return;
-	}
-	/* Early demux: is it for one of our sockets? (Looked up for every
-	 * packet, forwarded or not.) */
-	ip_early_demux(skb);
-	type = ip_route_input(skb, dst, src);
-	switch (type) {
-	case RTN_LOCAL:
-		ip_local_deliver(skb);
-		return;
-	case RTN_UNICAST:
-		ip_forward(skb);
-		return;
+	switch (skb->dst ? skb->dst->error : RTN_UNREACHABLE) {
 	case RTN_UNREACHABLE:
 		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_NET_UNREACH, 0);
 		break;
@@ -169,18 +156,41 @@ static void ip_rcv_finish(struct sk_buff *skb)
 		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_PKT_FILTERED, 0);
 		break;
 	default:
-		break;
+		break;  /* blackhole: silently */
 	}
 	nb_stats.drop_route++;
 	ip_inc_stats(skb->cpu, IPSTATS_MIB_INNOROUTES);
 	kfree_skb_reason(skb, SKB_DROP_IP_NOROUTE);
 }
 
-void ip_rcv(struct sk_buff *skb)
+static void ip_rcv_finish(struct sk_buff *skb)
+{
+	const uint8_t *iph = skb->data;
+	uint32_t src = rd32(iph + 12), dst = rd32(iph + 16);
+
+	if (ip_martian_source(src))
+		goto martian;
+	/* Early demux: is it for one of our sockets? (Looked up for every
+	 * packet, forwarded or not.) */
+	ip_early_demux(skb);
+	if (!skb->dst && ip_route_input_noref(skb, dst, src) < 0)
+		goto martian;
+	skb->dst->input(skb);  /* dst_input */
+	return;
+martian:
+	nb_stats.drop_route++;
+	ip_inc_stats(skb->cpu, IPSTATS_MIB_INADDRERRORS);
+	kfree_skb_reason(skb, SKB_DROP_IP_NOROUTE);
+}
+
+/* ip_rcv_core: the header's checks, the packet trimmed to its length
+ * (Ethernet pads short frames), the control block cleared, options
+ * compiled into it. NULL if the packet was dropped. */
+static struct sk_buff *ip_rcv_core(struct sk_buff *skb)
 {
 	const uint8_t *iph = skb->data;
 	unsigned ihl;
-	uint32_t tot, optflags = 0;
+	uint32_t tot;
 	int bad;
 
 	ip_upd_po_stats(skb->cpu, IPSTATS_MIB_IN_PKTS, skb->len);
@@ -193,43 +203,80 @@ void ip_rcv(struct sk_buff *skb)
 		nb_stats.drop_csum++;
 		ip_inc_stats(skb->cpu, IPSTATS_MIB_CSUMERRORS);
 		kfree_skb_reason(skb, SKB_DROP_IP_CSUM);
-		return;
+		return NULL;
 	}
 	tot = rd16(iph + 2);
 	if (tot > skb->len || tot < ihl * 4u)
 		goto inhdr_error;
-	skb_trim(skb, tot);  /* strip Ethernet padding */
+	if (pskb_trim_rcsum(skb, tot))
+		goto inhdr_error;
 	skb->network = (uint16_t)(skb->data - skb->head);
 	skb->transport = (uint16_t)(skb->network + ihl * 4u);
 	skb->l4proto = iph[9];
+	memset(&skb->ipcb, 0, sizeof(skb->ipcb));
 	if (unlikely(ihl > 5)) {
-		bad = ip_options_compile(iph, ihl, &optflags);
+		bad = ip_options_compile(iph, ihl, &skb->ipcb.opt);
 		if (bad) {
 			icmp_send(skb, ICMP_PARAMETERPROB, 0,
 				  (uint32_t)(bad - 1) << 24);
 			goto inhdr_error;
 		}
-		if (optflags & OPT_SRR)
+		if (skb->ipcb.opt & OPT_SRR)
 			goto inhdr_error;  /* accept_source_route = 0 */
 	}
-	if (nf_hook(NF_INET_PRE_ROUTING, skb, skb->dev, IF_NONE) != NF_ACCEPT)
-		return;
-	ip_rcv_finish(skb);
-	return;
+	return skb;
 inhdr_error:
 	nb_stats.drop_ip++;
 	ip_inc_stats(skb->cpu, IPSTATS_MIB_INHDRERRORS);
 	kfree_skb_reason(skb, SKB_DROP_IP_INHDR);
+	return NULL;
 }
 
-static void ip_forward(struct sk_buff *skb)
+void ip_rcv(struct sk_buff *skb)
+{
+	skb = ip_rcv_core(skb);
+	if (!skb)
+		return;
+	if (nf_hook(NF_INET_PRE_ROUTING, skb, skb->dev, IF_NONE) != NF_ACCEPT)
+		return;
+	ip_rcv_finish(skb);
+}
+
+/* rt_tos2priority: the TOS bits' classic meaning as a priority band. */
+static uint8_t rt_tos2priority(uint8_t tos)
+{
+	unsigned t = (tos & 0x1eu) >> 1;
+
+	if (t & 8)      /* low delay */
+		return t & 4 ? 4 : 6;  /* interactive bulk, interactive */
+	if (t & 4)      /* throughput */
+		return 2;              /* bulk */
+	return t == 1 ? 1 : 0;         /* filler (min cost), best effort */
+}
+
+static void ip_forward_finish(struct sk_buff *skb)
+{
+	nb_stats.fwd++;
+	nb_stats.fwd_bytes += skb->len;
+	ip_upd_po_stats(skb->cpu, IPSTATS_MIB_FORW_PKTS, skb->len);
+	if (unlikely(skb->ipcb.opt))
+		ip_forward_options(skb, skb->ipcb.opt);
+	skb->dst->output(skb);  /* dst_output */
+}
+
+/* The input of forwarding routes. */
+void ip_forward(struct sk_buff *skb)
 {
 	uint8_t *iph = skb->data;
-	unsigned ihl = (iph[0] & 15u);
-	uint32_t mtu = nb_ifs[skb->odev].mtu, optflags = 0;
+	struct rtable *rt = skb->dst;
+	uint32_t mtu = rt->mtu;
 
 	if (skb->pkt_type != PKT_HOST)
 		goto drop;
+	/* skb_forward_csum: the packet's full sum is stale once the TTL
+	 * changes. */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
 	if (iph[8] <= 1) {
 		nb_stats.drop_ttl++;
 		icmp_send(skb, ICMP_TIME_EXCEEDED, 0, 0);
@@ -237,45 +284,66 @@ static void ip_forward(struct sk_buff *skb)
 	}
 	if (skb->len > mtu && rd16(iph + 6) & IP_DF) {
 		nb_stats.drop_mtu++;
+		ip_inc_stats(skb->cpu, IPSTATS_MIB_FRAGFAILS);
 		icmp_send(skb, ICMP_DEST_UNREACH, ICMP_FRAG_NEEDED, mtu);
 		goto drop;
 	}
+	/* About to write the header: a head of our own, with room for
+	 * the link headers (skb_cow). */
+	if (skb_cow_head(skb, LL_RESERVED_SPACE))
+		goto drop;
+	iph = skb->data;
 	/* ip_decrease_ttl: the checksum moves by 0x0100, RFC 1624 style. */
 	csum_replace2(iph + 10, (uint16_t)(iph[8] << 8 | iph[9]),
 		      (uint16_t)((iph[8] - 1) << 8 | iph[9]));
 	iph[8]--;
+	skb->ipcb.flags |= IPSKB_FORWARDED;
+	/* net.ipv4.ip_forward_update_priority */
+	skb->prio = rt_tos2priority(iph[1]);
 	if (nf_hook(NF_INET_FORWARD, skb, skb->dev, skb->odev) != NF_ACCEPT)
 		return;
-	iph = skb->data;
-	if (unlikely(ihl > 5)) {
-		ip_options_compile(iph, ihl, &optflags);
-		ip_forward_options(skb, optflags);
-	}
-	nb_stats.fwd++;
-	nb_stats.fwd_bytes += skb->len;
-	ip_upd_po_stats(skb->cpu, IPSTATS_MIB_FORW_PKTS, skb->len);
-	ip_output(skb);
+	ip_forward_finish(skb);
 	return;
 drop:
 	ip_inc_stats(skb->cpu, IPSTATS_MIB_INDISCARDS);
 	kfree_skb_reason(skb, SKB_DROP_TTL);
 }
 
+/* Down to the neighbour of the route's next hop. */
+static void ip_finish_output2(struct sk_buff *skb)
+{
+	const struct rtable *rt = skb->dst;
+
+	if (unlikely(skb->data - skb->head < (long)LL_RESERVED_SPACE) &&
+	    skb_cow_head(skb, LL_RESERVED_SPACE)) {
+		kfree_skb(skb);
+		return;
+	}
+	/* rt_nexthop: the gateway, or the destination itself. */
+	if (rt && rt->rt_uses_gateway)
+		skb->nexthop = rt->rt_gw4;
+	neigh_output(skb);
+}
+
 static void ip_finish_output(struct sk_buff *skb)
 {
-	if (skb->len > nb_ifs[skb->odev].mtu) {
+	uint32_t mtu = skb->dst ? skb->dst->mtu : nb_ifs[skb->odev].mtu;
+
+	if (skb->len > mtu) {
 		/* No fragmentation on this path: senders use DF. */
 		nb_stats.drop_mtu++;
 		ip_inc_stats(skb->cpu, IPSTATS_MIB_FRAGFAILS);
 		kfree_skb_reason(skb, SKB_DROP_MTU);
 		return;
 	}
-	neigh_output(skb);
+	ip_finish_output2(skb);
 }
 
-static void ip_output(struct sk_buff *skb)
+/* The output of unicast routes. */
+void ip_output(struct sk_buff *skb)
 {
 	ip_upd_po_stats(skb->cpu, IPSTATS_MIB_OUT_PKTS, skb->len);
+	skb->protocol = ETH_P_IP;
 	if (nf_hook(NF_INET_POST_ROUTING, skb, IF_NONE, skb->odev) != NF_ACCEPT)
 		return;
 	ip_finish_output(skb);
@@ -297,5 +365,5 @@ void ip_local_out(struct sk_buff *skb)
 	}
 	if (nf_hook(NF_INET_LOCAL_OUT, skb, IF_LOCAL, skb->odev) != NF_ACCEPT)
 		return;
-	ip_output(skb);
+	skb->dst->output(skb);  /* dst_output */
 }

@@ -138,11 +138,65 @@ unsigned nf_nat_setup_info(struct nf_conn *ct,
 	return NF_ACCEPT;
 }
 
+/* The port (or ICMP id) and the checksums of one side, per protocol:
+ * l4 the header, l4len the bytes of it there are (8 when quoted in an
+ * ICMP error), poff the port's offset. The address change enters the
+ * checksum as part of the pseudo-header. */
+static void tcp_manip_pkt(struct sk_buff *skb, uint8_t *l4, uint32_t l4len,
+			  uint32_t oldip, uint32_t newip, unsigned poff,
+			  uint16_t newport)
+{
+	uint16_t oldport;
+
+	if (l4len < 4)
+		return;
+	oldport = rd16(l4 + poff);
+	wr16(l4 + poff, newport);
+	/* A quoted header may lack the checksum: leave it. */
+	if (l4len < 18)
+		return;
+	inet_proto_csum_replace4(l4 + 16, skb, oldip, newip, 1);
+	inet_proto_csum_replace2(l4 + 16, skb, oldport, newport, 0);
+}
+
+static void udp_manip_pkt(struct sk_buff *skb, uint8_t *l4, uint32_t l4len,
+			  uint32_t oldip, uint32_t newip, unsigned poff,
+			  uint16_t newport)
+{
+	uint16_t oldport;
+
+	if (l4len < 8)
+		return;
+	oldport = rd16(l4 + poff);
+	wr16(l4 + poff, newport);
+	/* No checksum stays none; a computed zero is sent as 0xffff. */
+	if (!rd16(l4 + 6) && skb->ip_summed != CHECKSUM_PARTIAL)
+		return;
+	inet_proto_csum_replace4(l4 + 6, skb, oldip, newip, 1);
+	inet_proto_csum_replace2(l4 + 6, skb, oldport, newport, 0);
+	if (!rd16(l4 + 6))
+		wr16(l4 + 6, 0xffff);
+}
+
+static void icmp_manip_pkt(struct sk_buff *skb, uint8_t *l4, uint32_t l4len,
+			   uint16_t newid)
+{
+	uint16_t oldid;
+
+	/* Queries: the identifier plays the source port. */
+	if (l4len < 8 || (l4[0] != ICMP_ECHO && l4[0] != ICMP_ECHOREPLY))
+		return;
+	oldid = rd16(l4 + 4);
+	wr16(l4 + 4, newid);
+	inet_proto_csum_replace2(l4 + 2, skb, oldid, newid, 0);
+}
+
 /* Rewrites one side of an IPv4 packet at iph (len bytes available from
- * iph) to match target. inner: a header quoted in an ICMP error, whose L4
- * checksum is updated only if it lies in the 8 bytes quoted. */
-static void manip_pkt(uint8_t *iph, uint32_t len, const struct nf_tuple *t,
-		      int manip, int inner)
+ * iph) to match target (nf_nat_ipv4_manip_pkt). inner: a header quoted in
+ * an ICMP error, whose L4 checksum is updated only if it lies in the 8
+ * bytes quoted. */
+static void manip_pkt(struct sk_buff *skb, uint8_t *iph, uint32_t len,
+		      const struct nf_tuple *t, int manip, int inner)
 {
 	unsigned ihl = (iph[0] & 15u) * 4u;
 	uint8_t *l4 = iph + ihl;
@@ -152,38 +206,20 @@ static void manip_pkt(uint8_t *iph, uint32_t len, const struct nf_tuple *t,
 	uint32_t oldip = rd32(iph + aoff);
 	uint32_t newip = manip == NF_NAT_MANIP_SRC ? t->src : t->dst;
 	uint16_t newport = manip == NF_NAT_MANIP_SRC ? t->sport : t->dport;
-	uint16_t oldport;
 
+	/* nf_nat_l4proto_manip_pkt */
 	switch (iph[9]) {
 	case IPPROTO_TCP:
-		if (l4len < 4)
-			break;
-		oldport = rd16(l4 + poff);
-		wr16(l4 + poff, newport);
-		if (l4len >= 18) {
-			csum_replace4(l4 + 16, oldip, newip);
-			csum_replace2(l4 + 16, oldport, newport);
-		}
+		tcp_manip_pkt(skb, l4, l4len, oldip, newip, poff, newport);
 		break;
 	case IPPROTO_UDP:
 	case IPPROTO_UDPLITE:
-		if (l4len < 8)
-			break;
-		oldport = rd16(l4 + poff);
-		wr16(l4 + poff, newport);
-		udp_csum_replace4(l4 + 6, oldip, newip);
-		udp_csum_replace2(l4 + 6, oldport, newport);
+		udp_manip_pkt(skb, l4, l4len, oldip, newip, poff, newport);
 		break;
 	case IPPROTO_ICMP:
-		/* Queries: the identifier plays the source port. */
-		if (l4len < 8 || manip != NF_NAT_MANIP_SRC ||
-		    (l4[0] != ICMP_ECHO && l4[0] != ICMP_ECHOREPLY))
-			break;
-		if (inner || t->proto != IPPROTO_ICMP)
-			break;
-		oldport = rd16(l4 + 4);
-		wr16(l4 + 4, newport);
-		csum_replace2(l4 + 2, oldport, newport);
+		if (manip == NF_NAT_MANIP_SRC && !inner &&
+		    t->proto == IPPROTO_ICMP)
+			icmp_manip_pkt(skb, l4, l4len, newport);
 		break;
 	default:
 		break;
@@ -208,10 +244,32 @@ static unsigned nat_packet(struct sk_buff *skb, struct nf_conn *ct, int manip)
 						     : CT_DIR_ORIGINAL;
 	struct nf_tuple target;
 
+	unsigned ihl, hdrsize;
+
 	if (!(ct->status & (uint32_t)status_bit(manip, dir)))
 		return NF_ACCEPT;
+	/* The headers to rewrite must be the packet's own (a clone's are
+	 * shared): first the IP header, then what L4 needs of its own. */
+	if (skb_ensure_writable(skb, 20))
+		return NF_DROP;
+	ihl = (skb->head[skb->network] & 15u) * 4u;
+	switch (skb->head[skb->network + 9]) {
+	case IPPROTO_TCP:
+		hdrsize = skb->len >= ihl + 20 ? 20 : 8;
+		break;
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+	case IPPROTO_ICMP:
+		hdrsize = 8;
+		break;
+	default:
+		hdrsize = 0;
+		break;
+	}
+	if (skb->len >= ihl + hdrsize && skb_ensure_writable(skb, ihl + hdrsize))
+		return NF_DROP;
 	nf_ct_invert_tuple(&target, &ct->tuple[!dir]);
-	manip_pkt(skb->head + skb->network, skb->len, &target, manip, 0);
+	manip_pkt(skb, skb->head + skb->network, skb->len, &target, manip, 0);
 	return NF_ACCEPT;
 }
 
@@ -229,23 +287,37 @@ static unsigned icmp_reply_translation(struct sk_buff *skb, struct nf_conn *ct,
 	if (!(ct->status & (uint32_t)status_bit(manip, dir)))
 		return NF_ACCEPT;
 	/* The quoted packet went the other way: undo the opposite manip. */
-	manip_pkt(icmp + 8, len - 8, &ct->tuple[!dir], !manip, 1);
+	manip_pkt(skb, icmp + 8, len - 8, &ct->tuple[!dir], !manip, 1);
 	wr16(icmp + 2, 0);
 	wr16(icmp + 2, csum_finish(csum_partial(icmp, len, 0)));
 	nf_ct_invert_tuple(&target, &ct->tuple[!dir]);
 	target.proto = IPPROTO_ICMP;
-	manip_pkt(iph, skb->len, &target, manip, 1);
+	manip_pkt(skb, iph, skb->len, &target, manip, 1);
 	return NF_ACCEPT;
 }
 
+/* A masqueraded connection whose packets now leave by another uplink:
+ * its binding is stale (nf_nat_oif_changed). */
+static int nf_nat_oif_changed(const struct nf_hook_state *st,
+			      const struct sk_buff *skb,
+			      const struct nf_conn_nat *nat)
+{
+	return nat && nat->masq_index && st->hook == NF_INET_POST_ROUTING &&
+	       skb->ctinfo < IP_CT_IS_REPLY && nat->masq_index != st->out + 1;
+}
+
+/* nf_nat_inet_fn: the binding of a new connection from the nat table,
+ * then the packet rewritten to it. */
 static unsigned nat_fn(struct sk_buff *skb, const struct nf_hook_state *st,
 		       int manip)
 {
 	struct nf_conn *ct = skb->ct;
+	struct nf_conn_nat *nat;
 	unsigned ret;
 
 	if (!ct)
 		return NF_ACCEPT;
+	nat = nf_ct_ext_find(ct, NF_CT_EXT_NAT);
 	switch (skb->ctinfo) {
 	case IP_CT_RELATED:
 	case IP_CT_RELATED_REPLY:
@@ -266,9 +338,15 @@ static unsigned nat_fn(struct sk_buff *skb, const struct nf_hook_state *st,
 		}
 		break;
 	default:
+		/* Established: still leaving where it was bound to? */
+		if (unlikely(nf_nat_oif_changed(st, skb, nat)))
+			goto oif_changed;
 		break;
 	}
 	return nat_packet(skb, ct, manip);
+oif_changed:
+	nf_ct_kill(ct);
+	return NF_DROP;
 }
 
 unsigned nf_nat_ipv4_pre(void *priv, struct sk_buff *skb,

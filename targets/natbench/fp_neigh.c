@@ -6,6 +6,7 @@
  * that puts the link header in front of a routed packet.
  */
 #include "fp_int.h"
+#include "fp_irq.h"
 #include "fp_util.h"
 
 struct neigh_table nb_arp;
@@ -111,7 +112,7 @@ static void neigh_hh_output(const struct neighbour *n, struct sk_buff *skb)
 static void arp_send(unsigned op, unsigned ifidx, const uint8_t *dst_hw,
 		     uint32_t tip, const uint8_t *tha)
 {
-	struct sk_buff *skb = skb_alloc_local();
+	struct sk_buff *skb = skb_alloc_local(28);
 	const struct nb_iface *d = &nb_ifs[ifidx];
 	unsigned nd = l3_dev(ifidx);
 	uint8_t *a;
@@ -172,7 +173,7 @@ void neigh_output(struct sk_buff *skb)
 
 	if (oif == IF_PPP) {
 		/* Point-to-point: no neighbours, the PPP unit frames it. */
-		ppp_xmit(skb, PPP_IP);
+		dev_xmit(skb, ND_PPP);
 		return;
 	}
 	n = neigh_lookup(skb->nexthop, oif);
@@ -260,8 +261,10 @@ drop:
 	kfree_skb(skb);
 }
 
-/* Ages a few entries per poll, as the periodic work does. */
-void neigh_periodic(void)
+static struct timer_list neigh_timer;
+
+/* Ages a few entries a jiffy (neigh_periodic_work). */
+static void neigh_periodic(struct timer_list *t)
 {
 	static uint32_t cursor;
 	unsigned k;
@@ -298,6 +301,15 @@ void neigh_periodic(void)
 			break;
 		}
 	}
+	mod_timer(t, nb_jiffies + 1);
+}
+
+/* Control plane: the ARP table's hash key and its periodic work. */
+void neigh_init(uint32_t rnd)
+{
+	nb_arp.rnd = rnd;
+	timer_setup(&neigh_timer, neigh_periodic);
+	mod_timer(&neigh_timer, nb_jiffies + 1);
 }
 
 /* Control plane: a static entry (e.g. a gateway configured by hand). */

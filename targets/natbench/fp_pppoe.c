@@ -169,8 +169,11 @@ drop:
 static void pppoe_xmit(struct pppoe_session *po, struct sk_buff *skb)
 {
 	uint16_t len = (uint16_t)skb->len;
-	uint8_t *h = skb_push(skb, 6);
+	uint8_t *h = NULL;
 
+	/* The session header and the link's, in a head of our own. */
+	if (!skb_cow_head(skb, 6 + 32))
+		h = skb_push(skb, 6);
 	if (!h || eth_header(skb, po->dev, po->remote, ETH_P_PPP_SES) < 0) {
 		ppp.tx_dropped++;
 		kfree_skb_reason(skb, SKB_DROP_PPP);
@@ -200,7 +203,7 @@ void ppp_xmit(struct sk_buff *skb, uint16_t proto)
 		return;
 	}
 	dev_sw_netstats_tx_add(ND_PPP, skb->cpu, skb->len);
-	p = skb_push(skb, 2);
+	p = skb_cow_head(skb, 4) ? NULL : skb_push(skb, 2);
 	if (!p) {
 		kfree_skb_reason(skb, SKB_DROP_PPP);
 		return;
@@ -208,6 +211,13 @@ void ppp_xmit(struct sk_buff *skb, uint16_t proto)
 	wr16(p, proto);
 	ppp.last_xmit = nb_jiffies;
 	pppoe_xmit(ppp.chan, skb);
+}
+
+/* pppoe-wan's start_xmit: an IP packet at skb->data. */
+int ppp_start_xmit(struct sk_buff *skb, unsigned nd)
+{
+	ppp_xmit(skb, PPP_IP);
+	return NETDEV_TX_OK;
 }
 
 /* Control plane: the session pppd negotiated. */

@@ -1,97 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Routing: a longest-prefix-match table in the style of the old fib_hash,
- * one hash zone per prefix length searched from the longest non-empty zone
- * down, local /32 routes for the router's own addresses, and the input and
- * output route decisions built on it.
+ * Routing decisions: where a received packet goes (ip_route_input_noref:
+ * the martian checks, the table lookup, the source validation, the
+ * nexthop's cached route) and the route of a packet the router sends,
+ * both on the longest-prefix-match table of fp_fib_trie.c, local /32
+ * routes for the router's own addresses included.
  */
 #include "fp_int.h"
+#include "fp_mm.h"
 #include "fp_util.h"
 
-struct fib_table nb_fib;
+#define DST_OBSOLETE_FORCE_CHK 0xffffu
 
-static uint32_t fz_hash(uint32_t key, unsigned plen)
+static struct kmem_cache *ip_dst_cache;
+/* The routes' generation: bumped when the table changes, which makes
+ * every cached route stale (rt_genid). */
+static uint32_t rt_genid = 1;
+static uint64_t in_slow_tot, in_no_route, in_martian_src, out_slow_tot;
+/* Broadcast and multicast received: delivered locally. */
+static struct rtable rt_local_bcast;
+
+/* The routes changed: every cached route is stale from now on. */
+void rt_cache_flush(void)
 {
-	uint32_t h;
-
-	if (plen == 0)
-		return 0;
-	h = key >> (32 - plen);
-	h ^= h >> 19;
-	h ^= h >> 11;
-	h ^= h >> 6;
-	return h % FIB_ZONE_BUCKETS;
-}
-
-static uint32_t plen_mask(unsigned plen)
-{
-	return plen ? 0xffffffffu << (32 - plen) : 0;
-}
-
-/* Control plane (runs at configuration time): adds a route. 0 or -1. */
-int fib_insert(uint32_t prefix, unsigned plen, unsigned type, unsigned oif,
-	       uint32_t gw, uint32_t prefsrc)
-{
-	struct fib_zone *z = &nb_fib.zones[plen];
-	struct fib_alias *fa;
-	uint32_t h, i, j;
-
-	if (plen > 32 || nb_fib.nalias >= FIB_MAX_ALIAS)
-		return -1;
-	prefix &= plen_mask(plen);
-	fa = &nb_fib.alias[nb_fib.nalias++];
-	fa->key = prefix;
-	fa->plen = (uint8_t)plen;
-	fa->type = (uint8_t)type;
-	fa->oif = (uint8_t)oif;
-	fa->scope = 0;
-	fa->gw = gw;
-	fa->prefsrc = prefsrc;
-	fa->hits = 0;
-	h = fz_hash(prefix, plen);
-	fa->next = z->head[h];
-	z->head[h] = nb_fib.nalias;
-	z->mask = plen_mask(plen);
-	if (z->count++ == 0) {
-		/* Keep the zone order longest first. */
-		for (i = 0; i < nb_fib.nzones && nb_fib.order[i] > plen; i++)
-			;
-		for (j = nb_fib.nzones; j > i; j--) {
-			nb_fib.order[j] = nb_fib.order[j - 1];
-			__asm__("" : "+r"(j));  /* a loop, not memmove() */
-		}
-		nb_fib.order[i] = (uint8_t)plen;
-		nb_fib.nzones++;
-	}
-	return 0;
-}
-
-int fib_lookup(struct fib_result *res, uint32_t dst)
-{
-	unsigned i;
-
-	for (i = 0; i < nb_fib.nzones; i++) {
-		unsigned plen = nb_fib.order[i];
-		const struct fib_zone *z = &nb_fib.zones[plen];
-		uint32_t key = dst & z->mask;
-		uint32_t a = z->head[fz_hash(key, plen)];
-
-		while (a) {
-			struct fib_alias *fa = &nb_fib.alias[a - 1];
-
-			if (fa->key == key && fa->plen == plen) {
-				res->type = fa->type;
-				res->oif = fa->oif;
-				res->plen = fa->plen;
-				res->gw = fa->gw;
-				res->prefsrc = fa->prefsrc;
-				fa->hits++;
-				return 0;
-			}
-			a = fa->next;
-		}
-	}
-	return -1;
+	rt_genid++;
 }
 
 unsigned inet_addr_type(uint32_t addr)
@@ -116,6 +48,7 @@ unsigned inet_addr_type(uint32_t addr)
 	}
 }
 
+/* inet_lookup_ifaddr: is the address one of the router's? */
 static int is_local_addr(uint32_t a)
 {
 	unsigned i;
@@ -139,41 +72,163 @@ static int is_broadcast(uint32_t dst, unsigned dev)
 	       (dst & d->mask) == (d->addr & d->mask);
 }
 
-/* Decides what happens to a received packet: returns an RTN_* type and,
- * for RTN_UNICAST, sets the output device and next hop. */
-int ip_route_input(struct sk_buff *skb, uint32_t dst, uint32_t src)
+static int rt_cache_valid(const struct rtable *rt)
 {
-	struct fib_result res;
-
-	if (is_broadcast(dst, skb->dev) || dst >> 28 == 0xe) {
-		skb->odev = IF_LOCAL;
-		return RTN_LOCAL;
-	}
-	if (fib_lookup(&res, dst) < 0)
-		return RTN_UNREACHABLE;
-	if (res.type == RTN_LOCAL) {
-		skb->odev = IF_LOCAL;
-		return RTN_LOCAL;
-	}
-	if (res.type != RTN_UNICAST)
-		return res.type;
-	/* A source that claims to be us is spoofed. */
-	if (src >> 24 == 0 || is_local_addr(src))
-		return RTN_BLACKHOLE;
-	skb->odev = res.oif;
-	skb->nexthop = res.gw ? res.gw : dst;
-	return RTN_UNICAST;
+	return rt && rt->rt_genid == rt_genid;
 }
 
+/* A route object from its slab (rt_dst_alloc). */
+static struct rtable *rt_dst_alloc(unsigned dev, unsigned type)
+{
+	struct rtable *rt = kmem_cache_alloc(ip_dst_cache);
+
+	if (!rt)
+		return NULL;
+	memset(rt, 0, sizeof(*rt));
+	rt->dev = (uint8_t)dev;
+	rt->rt_type = (uint8_t)type;
+	rt->rt_genid = rt_genid;
+	rt->refcnt = 1;
+	rt->mtu = dev < NB_NIFS ? nb_ifs[dev].mtu : 1500;
+	rt->lastuse = nb_jiffies;
+	return rt;
+}
+
+void dst_release(struct rtable *rt)
+{
+	if (!rt->cached && --rt->refcnt == 0)
+		kmem_cache_free(ip_dst_cache, rt);
+}
+
+/* The nexthop's cached route, made on first use or when stale. */
+static struct rtable *rt_cached(struct rtable **slot, const struct fib_result *res,
+				unsigned type, void (*input)(struct sk_buff *skb),
+				void (*output)(struct sk_buff *skb))
+{
+	struct rtable *rt = *slot;
+
+	if (likely(rt_cache_valid(rt)))
+		return rt;
+	if (rt) {
+		/* Stale: nobody holds cached routes, free it. */
+		rt->cached = 0;
+		dst_release(rt);
+		*slot = NULL;
+	}
+	rt = rt_dst_alloc(type == RTN_LOCAL ? IF_LOCAL : res->oif, type);
+	if (!rt)
+		return NULL;
+	rt->input = input;
+	rt->output = output;
+	rt->rt_gw4 = res->gw;
+	rt->rt_uses_gateway = res->gw != 0;
+	rt->cached = 1;
+	*slot = rt;
+	return rt;
+}
+
+static void skb_dst_set(struct sk_buff *skb, struct rtable *rt, int held)
+{
+	rt->use++;
+	rt->lastuse = nb_jiffies;
+	skb->dst = rt;
+	skb->dst_ref = (uint8_t)held;
+}
+
+/* No route: an uncached route whose input answers with an error. */
+static int ip_route_input_error(struct sk_buff *skb, unsigned type)
+{
+	struct rtable *rt = rt_dst_alloc(IF_NONE, type);
+
+	if (!rt)
+		return -1;
+	rt->input = ip_error;
+	rt->output = ip_error;
+	rt->error = (int8_t)type;
+	in_no_route++;
+	skb_dst_set(skb, rt, 1);
+	return 0;
+}
+
+/* Where a received packet goes (ip_route_input_slow and
+ * __mkroute_input): the route on skb->dst, and for a forward the output
+ * device and next hop. -1: a martian source. */
+int ip_route_input_noref(struct sk_buff *skb, uint32_t daddr, uint32_t saddr)
+{
+	struct fib_result res;
+	struct rtable *rt;
+
+	if (is_broadcast(daddr, skb->dev) || daddr >> 28 == 0xe) {
+		skb->odev = IF_LOCAL;
+		skb_dst_set(skb, &rt_local_bcast, 0);
+		return 0;
+	}
+	in_slow_tot++;
+	if (fib_lookup(&res, daddr) < 0)
+		return ip_route_input_error(skb, RTN_UNREACHABLE);
+	switch (res.type) {
+	case RTN_LOCAL:
+		rt = rt_cached(&res.fa->rth_input, &res, RTN_LOCAL,
+			       ip_local_deliver, ip_error);
+		if (!rt)
+			return -1;
+		skb->odev = IF_LOCAL;
+		skb_dst_set(skb, rt, 0);
+		return 0;
+	case RTN_UNICAST:
+		break;
+	default:
+		return ip_route_input_error(skb, res.type);
+	}
+	/* fib_validate_source: a source that claims to be us, or nobody,
+	 * is spoofed. */
+	if (saddr >> 24 == 0 || is_local_addr(saddr)) {
+		in_martian_src++;
+		return -1;
+	}
+	rt = rt_cached(&res.fa->rth_input, &res, RTN_UNICAST, ip_forward,
+		       ip_output);
+	if (!rt)
+		return -1;
+	rt->rt_is_input = 1;
+	skb_dst_set(skb, rt, 0);
+	skb->odev = rt->dev;
+	skb->nexthop = rt->rt_uses_gateway ? rt->rt_gw4 : daddr;
+	return 0;
+}
+
+/* The route of a packet the router sends: RTN_UNICAST with skb->dst
+ * set, or the type that stops it. */
 int ip_route_output(struct sk_buff *skb, uint32_t dst)
 {
 	struct fib_result res;
+	struct rtable *rt;
 
+	out_slow_tot++;
 	if (fib_lookup(&res, dst) < 0)
 		return RTN_UNREACHABLE;
 	if (res.type != RTN_UNICAST)
 		return res.type;
-	skb->odev = res.oif;
-	skb->nexthop = res.gw ? res.gw : dst;
+	rt = rt_cached(&res.fa->rth_output, &res, RTN_UNICAST, ip_error,
+		       ip_output);
+	if (!rt)
+		return RTN_UNREACHABLE;
+	skb_dst_set(skb, rt, 0);
+	skb->odev = rt->dev;
+	skb->nexthop = rt->rt_uses_gateway ? rt->rt_gw4 : dst;
 	return RTN_UNICAST;
+}
+
+/* Control plane at boot: the route objects' cache. */
+void route_init(void)
+{
+	fib_trie_init();
+	ip_dst_cache = kmem_cache_create("ip_dst_cache",
+					 (unsigned)sizeof(struct rtable), NB_LINE);
+	rt_local_bcast.input = ip_local_deliver;
+	rt_local_bcast.output = ip_error;
+	rt_local_bcast.dev = IF_LOCAL;
+	rt_local_bcast.rt_type = RTN_LOCAL;
+	rt_local_bcast.cached = 1;
+	rt_local_bcast.rt_genid = rt_genid;
 }

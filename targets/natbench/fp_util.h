@@ -86,23 +86,19 @@ static inline uint32_t csum_fold32(uint32_t s)
 	return s;
 }
 
-/* Ones' complement sum of n bytes (n even or odd), added to sum. */
-static inline uint32_t csum_partial(const uint8_t *p, uint32_t n, uint32_t sum)
-{
-	uint64_t s = sum;
+/* Ones' complement sum of n bytes (n even or odd) folded to 16 bits in
+ * network order, added to sum: out of line, as the kernel's assembly
+ * (fp_csum.c). */
+uint32_t csum_partial(const uint8_t *p, uint32_t n, uint32_t sum);
 
-	while (n >= 4) {
-		s += rd32(p);
-		p += 4;
-		n -= 4;
-	}
-	if (n >= 2) {
-		s += rd16(p);
-		p += 2;
-		n -= 2;
-	}
-	if (n)
-		s += (uint32_t)p[0] << 8;
+/* The sum of an IPv4 header of ihl words, inline (ip_fast_csum). */
+static inline uint32_t ip_fast_csum(const uint8_t *iph, unsigned ihl)
+{
+	uint64_t s = 0;
+	unsigned i;
+
+	for (i = 0; i < ihl; i++)
+		s += rd32(iph + 4 * i);
 	s = (s & 0xffffffffu) + (s >> 32);
 	s = (s & 0xffffffffu) + (s >> 32);
 	return csum_fold32((uint32_t)s);
@@ -116,7 +112,7 @@ static inline uint16_t csum_finish(uint32_t s)
 /* IPv4 header checksum check: 0 if valid. */
 static inline int ip_fast_csum_bad(const uint8_t *iph, unsigned ihl)
 {
-	return csum_fold32(csum_partial(iph, ihl * 4u, 0)) != 0xffff;
+	return ip_fast_csum(iph, ihl) != 0xffff;
 }
 
 /* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), on 16-bit fields. */
@@ -170,6 +166,22 @@ static inline void udp_csum_replace2(uint8_t *p, uint16_t from, uint16_t to)
 		return;
 	c = csum16_replace(c, from, to);
 	wr16(p, c ? c : 0xffff);
+}
+
+/* Little-endian stores, for hash inputs that must be the same bytes on
+ * every machine. */
+static inline void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
 }
 
 static inline uint32_t rol32(uint32_t w, unsigned s)

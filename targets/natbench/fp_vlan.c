@@ -66,68 +66,50 @@ static unsigned vlan_find_dev(unsigned real, uint16_t proto, uint16_t vid)
 	return ND_NONE;
 }
 
-/* skb->data at a tag whose TPID is skb->protocol, skb->ldev the device it
- * arrived on. 0, or -1 if no VLAN device takes it. */
+/* A frame whose tag skb_vlan_untag took out (skb->vlan_tci), on device
+ * skb->ldev: it now arrives on the VLAN device of that VID. 0, or -1 if
+ * no VLAN device takes it. */
 int vlan_do_receive(struct sk_buff *skb)
 {
-	uint16_t tci;
-	unsigned vdev;
+	uint16_t tci = skb->vlan_tci;
+	unsigned vdev = vlan_find_dev(skb->ldev, skb->vlan_proto, tci & 0x0fff);
+	struct net_device *d;
 
-	if (!pskb_may_pull(skb, VLAN_HLEN))
-		return -1;
-	tci = rd16(skb->data);
-	vdev = vlan_find_dev(skb->ldev, skb->protocol, tci & 0x0fff);
 	if (vdev == ND_NONE) {
 		nb_devs[skb->ldev].rx_nohandler++;
 		return -1;
 	}
-	if (!nb_devs[vdev].up) {
-		nb_devs[vdev].rx_dropped++;
+	d = &nb_devs[vdev];
+	if (!d->up) {
+		d->rx_dropped++;
 		return -1;
 	}
-	skb->vlan_tci = tci;
-	skb->prio = nb_devs[vdev].ingress_prio[tci >> 13];
+	/* The VLAN device may have its own address. */
+	if (unlikely(skb->pkt_type == PKT_OTHERHOST) &&
+	    mac_equal(skb->head + skb->mac, d->mac))
+		skb->pkt_type = PKT_HOST;
+	skb->prio = d->ingress_prio[tci >> 13];
 	if (!skb->vlan)
 		skb->vlan = tci & 0x0fff;
-	skb->protocol = rd16(skb->data + 2);
-	skb_pull(skb, VLAN_HLEN);
+	skb->vlan_present = 0;
 	skb->ldev = (uint8_t)vdev;
 	dev_sw_netstats_rx_add(vdev, skb->cpu, skb->len);
 	return 0;
 }
 
-/* Inserts a tag after the MAC addresses of the frame at skb->data. */
-static int vlan_insert_tag(struct sk_buff *skb, uint16_t proto, uint16_t tci)
-{
-	uint8_t *p = skb_push(skb, VLAN_HLEN);
-	uint64_t w0;
-	uint32_t w1;
-
-	if (!p)
-		return -1;
-	/* Both reads before the writes: the ranges overlap. */
-	__builtin_memcpy(&w0, p + VLAN_HLEN, 8);
-	__builtin_memcpy(&w1, p + VLAN_HLEN + 8, 4);
-	__builtin_memcpy(p, &w0, 8);
-	__builtin_memcpy(p + 8, &w1, 4);
-	wr16(p + 12, proto);
-	wr16(p + 14, tci);
-	return 0;
-}
-
-/* skb->data at the Ethernet header of a frame for VLAN device nd. */
-void vlan_dev_xmit(struct sk_buff *skb, unsigned nd)
+/* skb->data at the Ethernet header of a frame for VLAN device nd: the
+ * tag (VID, priority from the egress map) is held outside the frame for
+ * the device below, which puts it in (validate_xmit_skb), and the frame
+ * goes down to it. */
+int vlan_dev_hard_start_xmit(struct sk_buff *skb, unsigned nd)
 {
 	struct net_device *d = &nb_devs[nd];
-	uint16_t tci = (uint16_t)(d->vid | d->egress_pcp[skb->prio & 7] << 13);
 	unsigned len = skb->len;
 
-	if (!d->up || vlan_insert_tag(skb, d->vlan_proto, tci) < 0) {
-		d->tx_dropped++;
-		kfree_skb_reason(skb, SKB_DROP_VLAN);
-		return;
-	}
+	skb->vlan_tci = (uint16_t)(d->vid | d->egress_pcp[skb->prio & 7] << 13);
+	skb->vlan_proto = d->vlan_proto;
+	skb->vlan_present = 1;
 	dev_sw_netstats_tx_add(nd, skb->cpu, len);
-	skb->ldev = d->lower;
 	dev_xmit(skb, d->lower);
+	return NETDEV_TX_OK;
 }

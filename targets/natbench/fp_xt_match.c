@@ -316,22 +316,26 @@ int xt_connbytes_mt(const struct xt_match_ctx *c, const void *info)
 {
 	const struct xt_connbytes *m = info;
 	const struct nf_conn *ct = c->skb->ct;
+	const struct nf_conn_acct *acct;
 	uint64_t what = 0, pk, by;
 
 	if (!ct)
 		return 0;
+	acct = nf_ct_ext_find(ct, NF_CT_EXT_ACCT);
+	if (!acct)
+		return 0;
 	switch (m->dir) {
 	case XT_CONNBYTES_DIR_ORIGINAL:
-		pk = ct->packets[0];
-		by = ct->bytes[0];
+		pk = acct->counter[0].packets;
+		by = acct->counter[0].bytes;
 		break;
 	case XT_CONNBYTES_DIR_REPLY:
-		pk = ct->packets[1];
-		by = ct->bytes[1];
+		pk = acct->counter[1].packets;
+		by = acct->counter[1].bytes;
 		break;
 	default:
-		pk = ct->packets[0] + ct->packets[1];
-		by = ct->bytes[0] + ct->bytes[1];
+		pk = acct->counter[0].packets + acct->counter[1].packets;
+		by = acct->counter[0].bytes + acct->counter[1].bytes;
 		break;
 	}
 	switch (m->what) {
@@ -471,8 +475,10 @@ int xt_helper_mt(const struct xt_match_ctx *c, const void *info)
 {
 	const struct xt_helper *m = info;
 	const struct nf_conn *ct = c->skb->ct;
+	const struct nf_conn_help *help = ct ? nf_ct_ext_find(ct, NF_CT_EXT_HELPER)
+					     : NULL;
 
-	return (ct && ct->app == m->app) ^ m->invert;
+	return (help && help->app == m->app) ^ m->invert;
 }
 
 int xt_tcpmss_mt(const struct xt_match_ctx *c, const void *info)

@@ -273,7 +273,7 @@ static void send_reset(struct sk_buff *old)
 		return;
 	if (rd16(oiph + 6) & IP_OFFSET)
 		return;
-	skb = skb_alloc_local();
+	skb = skb_alloc_local(40);
 	if (!skb)
 		return;
 	olen = old->len - ohl - (oth[12] >> 4) * 4u;
@@ -347,6 +347,7 @@ int xt_masquerade_tg(struct xt_target_ctx *c, const void *info)
 	const struct nf_nat_range *r = info;
 	struct nf_conn *ct = c->skb->ct;
 	struct nf_nat_range range;
+	struct nf_conn_nat *nat;
 
 	if (!ct || c->out >= NB_NIFS || !nb_ifs[c->out].addr)
 		return NF_DROP;
@@ -354,7 +355,9 @@ int xt_masquerade_tg(struct xt_target_ctx *c, const void *info)
 	range.min_port = r->min_port;
 	range.max_port = r->max_port;
 	range.flags = (uint8_t)(r->flags | NF_NAT_RANGE_MAP_IPS);
-	ct->oif = c->out;
+	nat = nf_ct_ext_add(ct, NF_CT_EXT_NAT);
+	if (nat)
+		nat->masq_index = (uint8_t)(c->out + 1);  /* 0: none */
 	return (int)nf_nat_setup_info(ct, &range, 1);
 }
 
@@ -373,6 +376,5 @@ int xt_snat_tg(struct xt_target_ctx *c, const void *info)
 
 	if (!ct)
 		return NF_DROP;
-	ct->oif = c->out;
 	return (int)nf_nat_setup_info(ct, info, 1);
 }

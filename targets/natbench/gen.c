@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The traffic generator: the LAN hosts and the Internet around the router.
- * A fixed number of flows is always active; each batch (one NAPI budget)
- * visits flows from a random slot and lets each send at most one packet, so
- * the router never sees a flow's packets out of order. A flow whose far
- * side must answer the router's translated packet waits until the wire has
- * shown it (gen_observe), as a real server learns the client's address from
- * what arrives. Everything comes from one seed.
+ * The traffic generator: the LAN hosts and the Internet around the router,
+ * as the seeds' benchmark has them: most frames belong to a few long TCP
+ * uploads (iperf from LAN hosts to servers behind the WAN: full-sized
+ * segments out, acknowledgements back), the rest to a background of
+ * shorter flows of every other kind (applications, port forwards, pings,
+ * traceroute, tunnels, scans, ...) and to odd frames (ARP, LCP, other
+ * protocols, broken ones). A fixed number of flows is always active: the
+ * bulk uploads in their own slots, each restarted when it ends, and the
+ * background flows. Frames arrive in bursts (a few at a time between two
+ * interrupts); each frame of a burst is a bulk one (the uploads in turn)
+ * or, at the background's share, one of a background flow visited from a
+ * random slot, one frame per flow and burst, so that the router never
+ * sees a flow's frames out of order. A flow whose far side must answer
+ * the router's translated packet waits until the wire has shown it
+ * (gen_observe), as a real server learns the client's address from what
+ * arrives. Everything comes from one seed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +23,15 @@
 #include "apps.h"
 #include "gen_int.h"
 
-#define MAX_FLOWS 192u
+#define NBACKGROUND 24u
+#define MAX_FLOWS (GEN_NBULK + NBACKGROUND)
+/* Shares of the frames, in 1/1000: the bulk uploads, and odd frames
+ * (emit_l2_misc); the rest is the background flows'. */
+#ifndef BULK_SHARE
+#define BULK_SHARE 880u
+#endif
+#define MISC_SHARE 5u
+#define LCP_INTERVAL 48u     /* jiffies between the PPPoE peer's echoes */
 #define MAX_EVENTS 256u
 
 struct nb_rng gen_rng;
@@ -39,6 +56,9 @@ struct event {
 };
 static struct event evq[MAX_EVENTS];
 static unsigned ev_head, ev_tail;
+static unsigned bulk_next;
+static uint32_t lcp_jiffy, lcp_id;
+static uint64_t frames_bulk, frames_background, frames_other;
 
 /* Share of new flows per type, in 1/1000. */
 static const uint16_t type_share[FT_NTYPES] = {
@@ -165,10 +185,11 @@ static void new_flow(struct flow *f)
 {
 	const struct app_desc *ad;
 	const struct nb_forward *fw;
+	int bulk = f - flows < (long)GEN_NBULK;
 
 	memset(f, 0, sizeof(*f));
 	f->serial = serial_next++;
-	f->type = (uint8_t)pick_type();
+	f->type = (uint8_t)(bulk ? FT_BULK : pick_type());
 	types_made[f->type]++;
 	f->host = (uint8_t)(nb_rand(&gen_rng) % NB_LAN_HOSTS);
 	f->ttl_c = 64;
@@ -184,6 +205,18 @@ static void new_flow(struct flow *f)
 	f->seq[0] = nb_rand(&gen_rng);
 	f->seq[1] = nb_rand(&gen_rng);
 	switch (f->type) {
+	case FT_BULK:
+		/* iperf: a few hosts upload to servers behind the IPoE
+		 * uplink, with timestamps, for a long time. */
+		f->host = (uint8_t)((f - flows) * 7 % NB_LAN_HOSTS);
+		f->cip = host_ip(f->host);
+		f->uplink = IF_WAN;
+		f->sip = gen_remote_via(IF_WAN);
+		f->proto = 6;
+		f->sport = GEN_BULK_PORT;
+		f->ts = 1;
+		f->pkts = (uint16_t)nb_range(&gen_rng, 4000, 16000);
+		break;
 	case FT_APP:
 		f->app = (uint8_t)pick_app();
 		ad = &app_descs[f->app];
@@ -496,32 +529,97 @@ static unsigned run_events(unsigned max)
 	return n;
 }
 
+/* One frame of a flow, if it has one to send now: 1 if it did. A
+ * finished flow's slot gets a new flow next time. One frame per flow and
+ * burst: the router has forwarded a burst before the far ends react to
+ * it (a reply must not overtake, on the other CPU, what it answers). */
+static int flow_send(struct flow *f)
+{
+	int r;
+
+	if (f->serial && f->sent_in == gen_batch_no)
+		return 0;
+	if (!f->serial)
+		new_flow(f);
+	r = flow_step(f);
+	if (r > 0)
+		f->sent_in = gen_batch_no;
+	if (r == 2 || r < 0)
+		f->serial = 0;
+	return r > 0;
+}
+
+/* The bulk uploads in turn. */
+static int bulk_send(void)
+{
+	unsigned k;
+
+	for (k = 0; k < GEN_NBULK; k++) {
+		unsigned slot = (bulk_next + k) % GEN_NBULK;
+
+		if (flow_send(&flows[slot])) {
+			bulk_next = (slot + 1) % GEN_NBULK;
+			frames_bulk++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A background flow from a random slot on. */
+static int background_send(void)
+{
+	unsigned start = nb_rand(&gen_rng) % NBACKGROUND, k;
+
+	for (k = 0; k < NBACKGROUND; k++) {
+		if (flow_send(&flows[GEN_NBULK + (start + k) % NBACKGROUND])) {
+			frames_background++;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+unsigned gen_burst(void)
+{
+	uint32_t r = nb_rand(&gen_rng) % 100;
+
+	if (r < 60)
+		return 1;
+	if (r < 85)
+		return 2;
+	if (r < 93)
+		return 3;
+	if (r < 97)
+		return 4;
+	return nb_range(&gen_rng, 5, 12);
+}
+
 unsigned gen_batch(unsigned max)
 {
-	unsigned n, k, start;
+	unsigned n;
 
 	gen_batch_no++;
 	n = run_events(max);
-	if (n < max && gen_batch_no % 48 == 0) {
-		emit_lcp_echo(gen_batch_no / 48);
+	if (n < max && nb_jiffies - lcp_jiffy >= LCP_INTERVAL) {
+		lcp_jiffy = nb_jiffies;
+		emit_lcp_echo(++lcp_id);
+		frames_other++;
 		n++;
 	}
-	if (n < max && nb_rand(&gen_rng) % 3 == 0) {
-		emit_l2_misc(nb_rand(&gen_rng) % 16);
-		n++;
-	}
-	start = nb_rand(&gen_rng) % MAX_FLOWS;
-	for (k = 0; k < MAX_FLOWS && n < max; k++) {
-		struct flow *f = &flows[(start + k) % MAX_FLOWS];
-		int r;
+	while (n < max) {
+		uint32_t r = nb_rand(&gen_rng) % 1000;
 
-		if (!f->serial)
-			new_flow(f);
-		r = flow_step(f);
-		if (r > 0)
-			n++;
-		if (r == 2 || r < 0)
-			f->serial = 0;
+		if (r < MISC_SHARE) {
+			emit_l2_misc(nb_rand(&gen_rng) % 16);
+			frames_other++;
+		} else if (r < MISC_SHARE + BULK_SHARE) {
+			if (!bulk_send() && !background_send())
+				break;
+		} else if (!background_send() && !bulk_send()) {
+			break;
+		}
+		n++;
 	}
 	return n;
 }
@@ -545,7 +643,7 @@ void gen_report(void)
 {
 	static const char *const names[FT_NTYPES] = {
 		"app", "inbound", "ping", "rping", "wping", "tunnel", "trace",
-		"pmtu", "bogon", "blocked", "scan", "stray", "opts",
+		"pmtu", "bogon", "blocked", "scan", "stray", "opts", "bulk",
 	};
 	unsigned t;
 
@@ -556,5 +654,8 @@ void gen_report(void)
 	for (t = 0; t < FT_NTYPES; t++)
 		fprintf(stderr, " %s=%llu", names[t],
 			(unsigned long long)types_made[t]);
-	fprintf(stderr, "\n");
+	fprintf(stderr, "\ngen: frames bulk=%llu background=%llu other=%llu\n",
+		(unsigned long long)frames_bulk,
+		(unsigned long long)frames_background,
+		(unsigned long long)frames_other);
 }

@@ -245,9 +245,60 @@ static int provoke_flow(struct flow *f)
 	return 0;
 }
 
+/* iperf: handshake, then full-sized segments from the client, the server
+ * acknowledging every second one (delayed ACKs), until the amount is
+ * sent; then both sides close. */
+static int bulk_flow(struct flow *f)
+{
+	switch (f->state) {
+	case 0:
+		emit_tcp(f, 0, F_SYN, 0, NULL);
+		f->since = gen_batch_no;
+		f->state = 1;
+		return 1;
+	case 1:
+		if (!f->learned)
+			return waited_out(f, WAIT_LIMIT) ? -1 : 0;
+		emit_tcp(f, 1, F_SYN | F_ACK, 0, NULL);
+		f->state = 2;
+		return 1;
+	case 2:
+		emit_tcp(f, 0, F_ACK, 0, NULL);
+		f->unacked = 0;
+		f->state = 3;
+		return 1;
+	case 3:
+		/* The sender pushes at the end of each of its writes. */
+		emit_tcp(f, 0, f->pkts % 22 == 1 ? F_ACK | F_PSH : F_ACK,
+			 f->mss, NULL);
+		f->pkts--;
+		if (++f->unacked >= 2 || !f->pkts)
+			f->state = 4;
+		return 1;
+	case 4:
+		emit_tcp(f, 1, F_ACK, 0, NULL);
+		f->unacked = 0;
+		f->state = f->pkts ? 3 : 7;
+		return 1;
+	case 7:
+		emit_tcp(f, 0, F_FIN | F_ACK, 0, NULL);
+		f->state = 9;
+		return 1;
+	case 9:
+		emit_tcp(f, 1, F_FIN | F_ACK, 0, NULL);
+		f->state = 10;
+		return 1;
+	default:
+		emit_tcp(f, 0, F_ACK, 0, NULL);
+		return 2;
+	}
+}
+
 int flow_step(struct flow *f)
 {
 	switch (f->type) {
+	case FT_BULK:
+		return bulk_flow(f);
 	case FT_APP:
 	case FT_INBOUND:
 		return f->proto == 6 ? tcp_flow(f) : udp_flow(f);

@@ -27,8 +27,12 @@ enum ftype {
 	FT_SCAN,     /* the Internet probes closed WAN ports */
 	FT_STRAY,    /* a TCP segment of no connection */
 	FT_OPTS,     /* a ping with the record-route option */
+	FT_BULK,     /* iperf: a long TCP upload, LAN client to Internet */
 	FT_NTYPES
 };
+
+#define GEN_NBULK 4u         /* concurrent bulk uploads (iperf -P 4) */
+#define GEN_BULK_PORT 5201u  /* iperf3's */
 
 struct flow {
 	uint32_t serial;     /* 0: free slot */
@@ -41,6 +45,7 @@ struct flow {
 	uint32_t seq[2];
 	uint16_t mss, rounds, pkts, unacked, probe, id_icmp;
 	uint32_t since;      /* batch the current wait began */
+	uint32_t sent_in;    /* batch it last sent a frame in */
 	uint8_t quote[28];   /* a probe as the Internet saw it */
 };
 

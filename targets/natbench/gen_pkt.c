@@ -56,6 +56,13 @@ uint16_t pkt_csum(const uint8_t *d, uint32_t n, uint32_t sum)
 	uint16_t h;
 	uint8_t b[2];
 
+	for (; i + 32 <= n; i += 32) {
+		uint32_t w[8];
+
+		memcpy(w, d + i, 32);
+		s += (uint64_t)w[0] + w[1] + w[2] + w[3];
+		s += (uint64_t)w[4] + w[5] + w[6] + w[7];
+	}
 	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 

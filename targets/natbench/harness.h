@@ -81,6 +81,8 @@ static inline uint32_t nb_range(struct nb_rng *r, uint32_t lo, uint32_t hi)
 /* ---- traffic generator (gen.c, gen_msg.c) ---- */
 
 void gen_init(uint64_t seed);
+/* How many frames arrive before the NIC interrupts next. */
+unsigned gen_burst(void);
 /* Puts up to max frames on the receive ring; returns how many. */
 unsigned gen_batch(unsigned max);
 /* Learns from a frame the router transmitted. */
@@ -109,6 +111,11 @@ struct wire_totals {
 
 void wire_drain(int verify);
 const struct wire_totals *wire_totals(void);
+/* The NIC raises its interrupt if an unmasked event is set; the CPUs
+ * take whatever is pending (and the IPIs that follow). */
+void nic_interrupt(void);
+/* Every CPU's private timer expires: one jiffy. */
+void timer_tick(void);
 
 /* Full recomputation of a transmitted frame's IPv4 header checksum and
  * TCP / UDP / ICMP checksums: 0 if valid (or not IPv4), -1 if not. */

@@ -362,7 +362,7 @@ int main(int argc, char **argv)
 	}
 	n = atoi(argv[2]);
 	files = atoi(argv[3]);
-	if (n < 16 || n > MAX_APPS || files < 1 || files > n) {
+	if (n < 4 || n > MAX_APPS || files < 1 || files > n) {
 		fprintf(stderr, "mkapps: bad NAPPS or NFILES\n");
 		return 2;
 	}

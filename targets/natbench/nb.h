@@ -15,18 +15,22 @@
 
 #include <stdint.h>
 
-/* ---- hardware: buffers, DMA rings, cache maintenance registers ---- */
+/* ---- hardware: memory, DMA rings, cache maintenance, interrupts ---- */
 
 #define NB_LINE 32u          /* Cortex-A9 L1 and PL310 line size */
-#define NB_BUF_SIZE 2048u    /* one DMA buffer */
+#define NB_NCPUS 2u          /* the BCM47094's two Cortex-A9 cores */
+#define NB_PAGE_SHIFT 12u
+#define NB_PAGE_SIZE (1u << NB_PAGE_SHIFT)
+#define NB_NPAGES 1024u      /* RAM the kernel's allocators manage: 4 MB */
+#define NB_PHYS_OFFSET 0x80000000u  /* bus address of nb_mem[0] */
+#define NB_RX_BUF_SIZE 2048u /* one receive buffer: a page fragment */
 #define NB_RXHDR 8u          /* device-written receive header: len, flags */
 #define NB_HEADROOM 64u      /* frame offset: room to push tags and PPPoE */
 #define NB_RX_MAP 1600u      /* bytes mapped (invalidated) per receive buffer */
 #define NB_MAX_FRAME 1536u   /* largest frame the device delivers */
-#define NB_NBUF 512u
 #define NB_RX_RING 128u
 #define NB_TX_RING 256u
-#define NB_BUDGET 64u        /* NAPI budget: frames per poll */
+#define NB_BUDGET 64u        /* NAPI weight: frames per poll */
 
 #define DESC_OWN 0x80000000u /* descriptor belongs to the device */
 #define DESC_EOF 0x40000000u
@@ -35,28 +39,37 @@
 #define RXF_CRC_ERR 0x1u
 #define RXF_OVERSIZE 0x2u
 
+/* The RAM the allocators hand out (pages, slabs, page fragments): all
+ * packet data lives here, and the device reaches it by bus address. */
+extern uint8_t nb_mem[NB_NPAGES * NB_PAGE_SIZE];
+
+static inline uint8_t *nb_bus_to_virt(uint32_t addr)
+{
+	return nb_mem + (addr - NB_PHYS_OFFSET);
+}
+
 struct dma_desc {
 	uint32_t ctrl;
-	uint16_t buf;        /* buffer index */
-	uint16_t off;        /* frame offset in the buffer (transmit) */
+	uint32_t addr;       /* bus address of the buffer (a frame's start) */
 };
 
 enum nic_reg {
 	REG_RX_STATUS,       /* device: index of the next rx descriptor it fills */
 	REG_TX_STATUS,       /* device: index of the next tx descriptor it sends */
-	REG_INT_STATUS,
+	REG_INT_STATUS,      /* device: NIC_INT_* events (write 1s to clear) */
 	REG_RX_PTR,          /* driver: last rx descriptor handed back */
 	REG_TX_PTR,          /* driver: tx doorbell */
+	REG_INT_MASK,        /* driver: NIC_INT_* events that raise the IRQ */
 	REG_NREGS = 16
 };
+
+#define NIC_INT_RX 0x1u
+#define NIC_INT_TX 0x2u
 
 struct nic {
 	struct dma_desc rx[NB_RX_RING];
 	struct dma_desc tx[NB_TX_RING];
 	volatile uint32_t regs[REG_NREGS];
-	uint32_t rx_tail;    /* driver: next rx descriptor to process */
-	uint32_t tx_head;    /* driver: next tx descriptor to fill */
-	uint32_t tx_clean;   /* driver: next tx descriptor to reclaim */
 	uint32_t rx_errors, rx_nobuf, tx_busy;
 };
 
@@ -69,9 +82,38 @@ struct cache_ctl {
 	uint32_t lines;
 };
 
-extern uint8_t nb_bufs[NB_NBUF][NB_BUF_SIZE];
 extern struct nic nb_nic;
 extern struct cache_ctl nb_cache;
+
+/* The interrupt controller (an ARM GIC): interrupt ids 0-15 are software
+ * generated (IPIs), 16-31 private to each CPU (its local timer), 32 up
+ * shared peripherals (the Ethernet core). The device side (the harness)
+ * sets pending bits; the CPU side is fp_gic.c. */
+#define NB_NIRQS 160u
+#define IRQ_IPI_CALL_FUNC 3u  /* SGI: smp_call_function (RPS kicks) */
+#define IRQ_LOCAL_TIMER 29u   /* PPI: the A9's private timer, the tick */
+#define IRQ_BGMAC 147u        /* SPI: the Ethernet core */
+#define GIC_SPURIOUS 1023u
+
+struct gic_regs {
+	volatile uint32_t enabled[NB_NIRQS / 32];
+	/* Pending and active state as each CPU interface sees it: SGIs and
+	 * PPIs are banked per CPU, SPIs go to their target's. */
+	volatile uint32_t pending[NB_NCPUS][NB_NIRQS / 32];
+	volatile uint32_t active[NB_NCPUS][NB_NIRQS / 32];
+	volatile uint8_t target[NB_NIRQS];   /* SPI: CPU mask */
+	volatile uint8_t prio[NB_NIRQS];
+	volatile uint32_t pmr[NB_NCPUS];      /* priority mask */
+	volatile uint32_t running[NB_NCPUS];  /* priority being handled */
+	volatile uint32_t sgi_src[NB_NCPUS];  /* CPU that sent the last SGI */
+};
+
+extern struct gic_regs nb_gic;
+/* The A9's global timer: a free-running counter (the harness advances it
+ * as time passes on the wire); random_get_entropy reads it. */
+extern volatile uint32_t nb_cycle_counter;
+/* Each CPU's private timer: its event flag, set when it expires. */
+extern volatile uint32_t nb_twd_intstat[NB_NCPUS];
 
 /* ---- interfaces ---- */
 
@@ -131,6 +173,7 @@ struct dql {
 struct net_device {
 	const char *name;
 	uint8_t type, lower, l3, up;
+	uint8_t rx_handler;  /* a bridge port: frames go to the bridge */
 	uint16_t vid, vlan_proto, mtu;
 	uint8_t mac[6];
 	uint8_t egress_pcp[8];   /* skb priority to 802.1p */
@@ -138,50 +181,83 @@ struct net_device {
 	uint32_t features;
 	struct pcpu_sw_netstats stats[2];
 	uint64_t rx_dropped, tx_dropped, rx_nohandler;
-	uint8_t txq_stopped;
+	/* The transmit queue: QUEUE_STATE_*, the CPU holding its lock
+	 * (-1: none), when the driver last took a frame. */
+	uint8_t txq_state;
+	int8_t xmit_lock_owner;
+	uint8_t has_qdisc;   /* eth0's fq_codel; the others are noqueue */
+	uint32_t trans_start;
 	struct dql dql;
 };
+
+#define QUEUE_STATE_DRV_XOFF 0x1u    /* the driver stopped the queue */
+#define QUEUE_STATE_STACK_XOFF 0x2u  /* byte queue limits did */
 
 #define NETIF_F_HW_CSUM 0x1u
 #define NETIF_F_SG 0x2u
 #define NETIF_F_HW_VLAN_TX 0x4u
+#define NETIF_F_GRO 0x8u
 
 extern struct net_device nb_devs[NB_NDEVS];
 
 /* ---- packets ---- */
 
 enum { PKT_HOST, PKT_BROADCAST, PKT_MULTICAST, PKT_OTHERHOST };
+enum { CHECKSUM_NONE, CHECKSUM_UNNECESSARY, CHECKSUM_COMPLETE,
+	CHECKSUM_PARTIAL };
 
 struct sk_buff {
 	struct sk_buff *next;
 	uint8_t *head;
 	uint8_t *data;       /* current start (link layer before decap) */
-	uint32_t len;
+	uint32_t len;        /* the data end: data + len (linear skbs only) */
+	uint32_t end;        /* offset of the shared info from head */
+	uint32_t truesize;
+	int32_t users;
 	uint16_t mac;        /* offsets from head */
 	uint16_t network;
 	uint16_t transport;
 	uint16_t protocol;   /* ethertype after decapsulation */
 	uint16_t vlan;       /* outermost VID seen */
-	uint16_t buf;        /* buffer index */
 	uint8_t dev;         /* input interface */
 	uint8_t odev;        /* output interface */
 	uint8_t pkt_type;
 	uint8_t ctinfo;
 	uint8_t prio;
-	uint8_t cpu;
+	uint8_t cpu;         /* the CPU receive packet steering chose */
 	uint8_t l4proto;
 	uint8_t local;       /* generated by the router itself */
 	uint8_t ldev;        /* L2 device (ND_*) handling it now */
-	uint8_t ip_summed;
-	uint16_t vlan_tci;
+	uint8_t ip_summed;   /* CHECKSUM_* */
+	uint8_t csum_valid;
+	uint8_t cloned;      /* the data is shared with a clone */
+	uint8_t head_frag;   /* head is a page fragment, not kmalloc'ed */
+	uint8_t l4_hash;     /* hash holds the flow's ports too */
+	uint8_t sw_hash;     /* hash computed here (not by the device) */
+	uint16_t vlan_tci;   /* a tag held outside the frame (vlan_present) */
+	uint16_t vlan_proto;
+	uint8_t vlan_present;
+	uint8_t br_vlan_filtered;  /* the bridge filtered it by VLAN */
 	uint16_t app_addr;   /* payload offset of an embedded endpoint, 0 none */
 	uint32_t hash;
 	uint32_t mark;
 	uint32_t nexthop;
+	uint32_t csum;
 	struct nf_conn *ct;
+	struct rtable *dst;  /* the route */
+	uint8_t dst_ref;     /* dst is held (an uncached route), not noref */
+	/* qdisc_skb_cb: the queue's control block */
+	struct {
+		uint32_t pkt_len;       /* length as the qdisc counts it */
+		uint32_t enqueue_time;  /* CoDel's clock when queued */
+	} qcb;
+	/* IPCB: the IP layer's control block, cleared as a packet enters */
+	struct {
+		uint32_t opt;    /* its options, compiled (fp_ip.c OPT_*) */
+		uint16_t flags;  /* IPSKB_* */
+		uint16_t frag_max_size;
+	} ipcb;
 };
-
-#define NB_NSKB NB_NBUF
 
 /* ---- routing ---- */
 
@@ -189,35 +265,32 @@ enum rt_type { RTN_UNICAST, RTN_LOCAL, RTN_UNREACHABLE, RTN_BLACKHOLE,
 	RTN_PROHIBIT };
 
 struct fib_alias {
+	struct fib_alias *fa_next;  /* the leaf's next route, shorter */
 	uint32_t key;        /* prefix */
-	uint8_t plen, type, oif, scope;
+	uint8_t plen, slen;  /* prefix length, 32 - plen */
+	uint8_t type, oif, scope;
 	uint32_t gw;
 	uint32_t prefsrc;
-	uint32_t next;       /* index + 1 in the zone's chain, 0 = end */
 	uint64_t hits;
+	/* The routes made from it, cached (the nexthop's nhc_rth_input
+	 * and output route). */
+	struct rtable *rth_input, *rth_output;
 };
 
-#define FIB_ZONE_BUCKETS 64u
-#define FIB_MAX_ALIAS 512u
+struct key_vector;
 
-struct fib_zone {
-	uint32_t mask;
-	uint32_t count;
-	uint32_t head[FIB_ZONE_BUCKETS];
-};
-
+/* The main table, the local routes merged into it as the kernel does
+ * while no policy rule needs them apart (fp_fib_trie.c). */
 struct fib_table {
-	struct fib_zone zones[33];
-	uint8_t order[33];   /* non-empty zones, longest prefix first */
-	uint8_t nzones;
+	struct key_vector *root;
 	uint32_t nalias;
-	struct fib_alias alias[FIB_MAX_ALIAS];
 };
 
 struct fib_result {
 	uint8_t type, oif, plen;
 	uint32_t gw;
 	uint32_t prefsrc;
+	struct fib_alias *fa;
 };
 
 extern struct fib_table nb_fib;
@@ -313,7 +386,7 @@ enum { TCP_CONNTRACK_NONE, TCP_CONNTRACK_SYN_SENT, TCP_CONNTRACK_SYN_RECV,
 	TCP_CONNTRACK_TIME_WAIT, TCP_CONNTRACK_CLOSE, TCP_CONNTRACK_MAX };
 
 struct tcp_seen {
-	uint32_t td_end, td_maxend, td_maxwin;
+	uint32_t td_end, td_maxend, td_maxwin, td_maxack;
 	uint8_t td_scale, flags;
 };
 
@@ -321,20 +394,18 @@ struct nf_conn {
 	struct nf_tuple tuple[2];
 	uint32_t hnext[2];   /* chain link per direction: (index << 1 | dir) + 1 */
 	uint32_t timeout;    /* expires at this jiffy */
+	int32_t use;         /* references: the hash's, each packet's */
 	uint32_t status;
 	uint32_t mark;
 	uint8_t state;       /* TCP state */
-	uint8_t last_dir, last_flags, retrans;
+	uint8_t last_dir, last_flags, retrans, last_index;
 	uint32_t last_seq, last_ack, last_end;  /* retransmission check */
 	uint16_t last_win;
-	uint8_t app;         /* helper / application id + 1, 0 none */
-	uint8_t cls;         /* QoS class found by the helper */
-	uint8_t oif;         /* uplink of the NAT binding */
 	uint8_t flags;       /* CT_F_* */
 	struct tcp_seen seen[2];
-	uint32_t app_key, app_msgs, app_bad;
-	struct app_track at;
-	uint64_t packets[2], bytes[2];
+	/* Extensions (accounting, helper, NAT): a kmalloc'ed area,
+	 * grown as they are added (fp_int.h: nf_ct_ext_find). */
+	struct nf_ct_ext *ext;
 	uint32_t free_next;
 };
 
@@ -348,7 +419,7 @@ struct ct_table {
 	uint32_t count, gc_bucket;
 	uint32_t seed;
 	uint64_t searched, found, new, invalid, insert_failed, early_drop,
-		expired, dropped;
+		expired, dropped, defrag_seen;
 };
 
 extern struct ct_table nb_ct;
@@ -456,13 +527,34 @@ extern struct ipt_table nb_filter, nb_mangle, nb_nat;
 
 /* ---- qdisc ---- */
 
-struct pfifo {
-	struct sk_buff *head, *tail;
-	uint32_t qlen, limit;
-	uint64_t enqueued, dropped, backlog;
+struct Qdisc;
+
+struct Qdisc_ops {
+	const char *id;
+	int (*enqueue)(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free);
+	struct sk_buff *(*dequeue)(struct Qdisc *sch);
+	int (*init)(struct Qdisc *sch);
 };
 
-extern struct pfifo nb_qdisc;
+#define TCQ_F_CAN_BYPASS 0x4u  /* work-conserving: an idle empty queue may be skipped */
+
+/* eth0's root queue (sch_generic's part; the discipline's own data is
+ * priv). */
+struct Qdisc {
+	const struct Qdisc_ops *ops;
+	void *priv;
+	uint32_t flags;            /* TCQ_F_* */
+	uint32_t limit;            /* packets */
+	uint32_t qlen;
+	struct sk_buff *gso_skb;   /* taken back from the driver */
+	uint8_t running;           /* a CPU runs the queue (qdisc_run_begin) */
+	struct { uint64_t bytes, packets; } bstats;
+	struct { uint64_t backlog, drops, requeues, overlimits; } qstats;
+	uint64_t bypass, contended;
+};
+
+extern struct Qdisc nb_qdisc;
 
 /* ---- statistics the harness prints ---- */
 
@@ -480,9 +572,15 @@ extern struct nb_stats nb_stats;
 
 /* ---- entry points of the fast path, called by the harness ---- */
 
-/* Processes up to budget received frames; returns how many. */
-unsigned fp_napi_poll(unsigned budget);
-/* Posts empty buffers on the receive ring (driver open). */
+/* The CPU takes an interrupt (the exception vector, __irq_svc): it handles
+ * what the interrupt controller has pending for it, then the softirqs the
+ * handlers raised (NAPI polls, timers). */
+void fp_irq_entry(unsigned cpu);
+/* Control plane at boot: memory, allocators, interrupts, timers, softirqs
+ * (nb_config calls it first). */
+void fp_kernel_init(void);
+/* Driver open: posts empty buffers on the receive ring, enables the
+ * device's interrupts. */
 void fp_rx_open(void);
 
 #endif

@@ -43,6 +43,8 @@ build o2a64 "-O2 -falign-functions=64" 0 off
 build o2s5 "-O2" 5 off
 # tuner layout's planted effect (fp_plant.c) adds work, not behaviour.
 build o2plant "-O2 -DNB_PLANT_PAD=24" 2 off
+# The seeds' ".align 5" on the DMA range functions (fp_dma.c).
+build o2dma32 "-O2 -DNB_DMA_ALIGN=32" 0 off
 
 # One PGO cycle, as the tuner runs it: instrumented build, training run
 # (its own seed), then the build that uses the profile.
@@ -60,7 +62,7 @@ if grep -q '\.text\.hot' "$T/o2.sections"; then
 fi
 
 ref=$(check o2)
-for b in os o3nrb o2a64 o2s5 o2plant pgogen pgouse; do
+for b in os o3nrb o2a64 o2s5 o2plant o2dma32 pgogen pgouse; do
 	got=$(check $b)
 	[ "$got" = "$ref" ] || fail "$b transmits other bytes: '$got' vs '$ref' (-O2)"
 done
@@ -70,7 +72,7 @@ done
 nm "$T/o2s5/natbench" >"$T/o2s5.nm"
 nm "$T/o2/natbench" >"$T/o2.nm"
 addr() { awk -v f="$2" '$3 == f { print $1 }' "$T/$1.nm"; }
-for f in fp_napi_poll ipt_do_table nf_conntrack_in; do
+for f in bgmac_poll ipt_do_table nf_conntrack_in; do
 	a=$(addr o2 $f)
 	b=$(addr o2s5 $f)
 	if [ -z "$a" ] || [ -z "$b" ]; then fail "no symbol $f"; fi
@@ -79,6 +81,21 @@ done
 # (Symbol lists are files: grep -q on a pipe can SIGPIPE nm, and
 # pipefail would call that a failure.)
 grep -q ' natbench_pad$' "$T/o2s5.nm" || fail "seed 5 links no pad"
+# -DNB_DMA_ALIGN=32 aligns v7_dma_inv_range and v7_dma_clean_range, and
+# changes no other fast-path object.
+nm "$T/o2dma32/natbench" >"$T/o2dma32.nm"
+for f in v7_dma_inv_range v7_dma_clean_range; do
+	a=$(addr o2dma32 $f)
+	[ -n "$a" ] || fail "o2dma32: no $f"
+	[ $((0x$a % 32)) -eq 0 ] || fail "o2dma32: $f at $a, not 32-aligned"
+done
+for o in "$T"/o2/fp_*.o; do
+	b=$(basename "$o")
+	[ "$b" = fp_dma.o ] && continue
+	objcopy -O binary -j .text "$o" "$T/text.a"
+	objcopy -O binary -j .text "$T/o2dma32/$b" "$T/text.b"
+	cmp -s "$T/text.a" "$T/text.b" || fail "-DNB_DMA_ALIGN=32 changed $b"
+done
 nm "$T/o2plant/natbench" >"$T/o2plant.nm"
 grep -q ' nb_plant_mix$' "$T/o2plant.nm" || fail "the plant build has no plant"
 if grep -q 'nb_plant' "$T/o2.nm"; then

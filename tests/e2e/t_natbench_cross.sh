@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # natbench as router code: cross-compiled for a Cortex-A9 (NB_ARCH=a9) and
 # a MIPS 1004K (NB_ARCH=1004k), statically, and run under qemu-user
-# (run.sh). For each: -O2, -Os with layout seed 3, and one PGO cycle at
-# -O2 (generate, train.sh under qemu, use). Every build transmits the
-# bytes the host build does and passes --verify; the link map's ranges
+# (run.sh). For each: -O2, -Os with layout seed 3, one PGO cycle at -O2
+# (generate, train.sh under qemu, use), and -O2 -DNB_DMA_ALIGN=32. Every
+# build transmits the bytes the host build does and passes --verify; the
+# DMA cache maintenance by line is out of line, and the alignment switch
+# aligns v7_dma_inv_range and v7_dma_clean_range and changes no other
+# code; the link map's ranges
 # hold every fast-path function and no harness or libc function; the link
 # check refuses a fast-path object that calls libc, and takes one that
 # needs libgcc's helpers and copies a structure (through the fast path's
@@ -128,6 +131,8 @@ for arch in a9 1004k; do
 		fail "$arch: train.sh failed"
 	ls "$T/$arch-prof"/fp_*.gcda >/dev/null 2>&1 || fail "$arch: train.sh left no fp_*.gcda"
 	build $arch $arch-pgouse "-O2" 0 use "$T/$arch-prof"
+	share $arch-o2 $arch-dma32
+	build $arch $arch-dma32 "-O2 -DNB_DMA_ALIGN=32" 0 off
 
 	# Real code of the router's machine, static, run by qemu-user.
 	readelf -h "$T/$arch-o2/natbench" >"$T/$arch.elf"
@@ -160,7 +165,7 @@ for arch in a9 1004k; do
 	esac
 
 	# Same bytes as the host, every flag set, layout and PGO mode.
-	for b in o2 os3 pgogen pgouse; do
+	for b in o2 os3 pgogen pgouse dma32; do
 		got=$(check $arch-$b)
 		[ "$got" = "$ref" ] || fail "$arch-$b transmits other bytes: '$got' vs '$ref' (host)"
 	done
@@ -174,6 +179,34 @@ for arch in a9 1004k; do
 	if grep -q ' natbench_pad$' "$T/$arch-o2.nm"; then
 		fail "$arch: seed 0 links a pad"
 	fi
+
+	# The DMA cache maintenance by line (the kernel's assembly functions
+	# in cache-v7.S and the L2 controller's driver) stays out of line;
+	# -DNB_DMA_ALIGN=32 puts v7_dma_inv_range and v7_dma_clean_range,
+	# and nothing else, on 32-byte boundaries (the seeds' ".align 5"):
+	# every other fast-path object is byte for byte the -O2 one, and
+	# fp_dma.o's functions keep their sizes.
+	for f in v7_dma_inv_range v7_dma_clean_range l2c210_inv_range l2c210_clean_range; do
+		grep -q " [Tt] $f\$" "$T/$arch-o2.nm" || fail "$arch: $f is not a function of its own"
+	done
+	"${cross}nm" "$T/$arch-dma32/natbench" >"$T/$arch-dma32.nm"
+	for f in v7_dma_inv_range v7_dma_clean_range; do
+		a=$(awk -v f=$f '$3 == f { print $1 }' "$T/$arch-dma32.nm")
+		[ -n "$a" ] || fail "$arch-dma32: no $f"
+		[ $((0x$a % 32)) -eq 0 ] || fail "$arch-dma32: $f at $a, not 32-aligned"
+	done
+	for o in "$T/$arch-o2"/fp_*.o; do
+		b=$(basename "$o")
+		[ "$b" = fp_dma.o ] && continue
+		"${cross}objcopy" -O binary -j .text "$o" "$T/$arch.text.a"
+		"${cross}objcopy" -O binary -j .text "$T/$arch-dma32/$b" "$T/$arch.text.b"
+		cmp -s "$T/$arch.text.a" "$T/$arch.text.b" || fail "$arch: -DNB_DMA_ALIGN=32 changed $b"
+	done
+	for b in o2 dma32; do
+		readelf -sW "$T/$arch-$b/fp_dma.o" | awk '$4 == "FUNC" { print $8, $3 }' | sort >"$T/$arch-$b.dmafn"
+	done
+	cmp -s "$T/$arch-o2.dmafn" "$T/$arch-dma32.dmafn" ||
+		fail "$arch: -DNB_DMA_ALIGN=32 changed fp_dma.o's functions: $(diff "$T/$arch-o2.dmafn" "$T/$arch-dma32.dmafn" | head -4)"
 
 	# The use build used the profile.
 	readelf -SW "$T/$arch-pgouse/fp_nf.o" >"$T/$arch-pgouse.sections"
