@@ -94,7 +94,7 @@ e2e: all
 	@scripts/run-e2e.sh $(B)/tuner
 
 demo: deps all
-	$(B)/tuner run spaces/natbench.yaml
+	$(B)/tuner run spaces/natbench-a9.yaml
 
 # Opt-in, not part of test: installs the kernel tools, builds two kernels.
 test-kernel: deps all

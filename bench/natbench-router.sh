@@ -1,0 +1,207 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# natbench on the modelled routers: the flag table of the Cortex-A9
+# (BCM47094) and MIPS 1004Kc (MT7621) builds, scored by tuner's uarch
+# plugin (MODELLED cycles, not a router measurement).
+#
+#   bench/natbench-router.sh [TUNER] [a9|1004k|both]
+#
+# For each flag set, built on 5 layout seeds (pad + link order) by tuner
+# itself: modelled Mbit/s as the mean over the seeds, the change against
+# -O2 with a 95% interval (Welch, seeds as the replicates), the layout
+# spread ((max - min) / mean over the seeds), the fast path's code bytes
+# (size-fp.sh, mean over the seeds), and the split
+# of -O2's cycles by cause; then the CPU seconds of one scoring run and
+# of one build, and a determinism check (one binary scored twice). The
+# flag sets are the seeds' space and its calibration rows:
+#   -O2 -fno-reorder-blocks -fno-tree-ch  OpenWrt 4.19's flags (the base
+#                                         of the seeds' comparisons)
+#   -O2 -fno-tree-ch                      its RFC "drop -fno-reorder-blocks"
+#   ... -DNB_DMA_ALIGN=32                 .align 5 on the two DMA
+#                                         maintenance functions
+# NB_BENCH_SEEDS overrides the number of layout seeds (default 5).
+# About 8-9 minutes per target on 2 cores (measured: 470-552 s, 2026-12-01).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tuner=$(readlink -f "${1:-$root/build/release/tuner}")
+which=${2:-both}
+seeds=${NB_BENCH_SEEDS:-5}
+work=$(mktemp -d /tmp/tuner-nbrouter.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+FLAGS=(
+	"-O2"
+	"-Os"
+	"-O3"
+	"-O2 -fno-reorder-blocks"
+	"-O2 -fno-tree-ch"
+	"-O2 -fno-reorder-blocks -fno-tree-ch"
+	"-O2 -fno-reorder-blocks -fno-tree-ch -DNB_DMA_ALIGN=32"
+	"-O2 -falign-functions=32"
+	"-O2 -falign-functions=64"
+)
+
+table() {
+	local arch=$1 preset=$2 study=natbench-$1-table
+	local res=$work/res-$arch
+	{
+		echo "study: $study"
+		echo "source: {repo: $root, rev: HEAD, path: targets/natbench}"
+		echo "space:"
+		printf '  flags: ['
+		local sep=
+		for f in "${FLAGS[@]}"; do printf '%s"%s"' "$sep" "$f"; sep=', '; done
+		echo ']'
+		echo '  pgo: [off]'
+		cat <<EOF
+build: {command: 'make -s -j"\$TUNER_JOBS" -f "\$TUNER_SRC/Makefile" NB_ARCH=$arch', artifact: natbench, timeout: 900}
+size: {of: artifact, measure: command, command: '"\$TUNER_SRC/size-fp.sh"'}
+measure: {command: '"\$TUNER_SRC/score-uarch.sh"', parser: uarch-model, timeout: 900, uarch: {preset: $preset}}
+layout: {samples: $seeds}
+objectives:
+  - {name: throughput, unit: Mbit/s (modelled), goal: max}
+  - {name: size, unit: bytes of fast-path code, goal: min}
+EOF
+	} >"$work/$study.yaml"
+	local start
+	start=$(date +%s)
+	"$tuner" run -q --results "$res" "$work/$study.yaml" >/dev/null
+	echo "== natbench-$arch ($preset preset): ${#FLAGS[@]} flag sets x $seeds layout seeds built and scored in $(( $(date +%s) - start )) s"
+	echo "throughput is MODELLED (tuner's uarch plugin, the $preset preset), not measured"
+	"$tuner" uarch --preset "$preset" --csv "$res" >"$work/$arch.csv"
+	# fast-path code bytes per flags (mean over the seeds) from results.csv: config,flags,pgo,...,size at column 13
+	awk -F, 'NR > 1 { print $2 "\t" $13 }' "$res/results.csv" >"$work/$arch.sizes"
+	printf '%s\n' "${FLAGS[@]}" >"$work/order"
+	awk -F'\t' 'FILENAME == ARGV[1] { want[++nw] = $0; next }
+	FILENAME == ARGV[2] { size[$1] = $2; next }
+	FNR == 1 { next }
+	{
+		# "FLAGS seed N run R",cycles,...,mbps (col 9),... split the label
+		lab = $0; sub(/",.*/, "", lab); sub(/^"/, "", lab)
+		split($0, c, ",")
+		f = lab; sub(/ seed [0-9]+ run [0-9]+$/, "", f)
+		n[f]++; s[f] += c[9]; ss[f] += c[9] * c[9]
+		if (!(f in lo) || c[9] < lo[f]) lo[f] = c[9]
+		if (!(f in hi) || c[9] > hi[f]) hi[f] = c[9]
+		cyc[f] += c[2]; ci[f] += c[3]; cl1i[f] += c[4]; cl1d[f] += c[5]; cl2[f] += c[6]
+		ctk[f] += c[7]; cmp[f] += c[8]
+	}
+	END {
+		base = "-O2"
+		bm = s[base] / n[base]; bv = (ss[base] - n[base] * bm * bm) / (n[base] - 1)
+		printf "%-56s %9s %18s %7s %6s %9s\n", "flags", "Mbit/s", "vs -O2 [95% CI]", "layout", "seeds", ".text B"
+		for (i = 1; i <= nw; i++) {
+			f = want[i]
+			if (!(f in n)) continue
+			m = s[f] / n[f]
+			v = n[f] > 1 ? (ss[f] - n[f] * m * m) / (n[f] - 1) : 0
+			if (v < 0) v = 0
+			se = sqrt(v / n[f] + bv / n[base])
+			# t quantile for ~2(n-1) degrees of freedom (5 + 5 seeds: 2.31 at 8)
+			df = n[f] + n[base] - 2; t = df >= 30 ? 2.04 : (df >= 18 ? 2.10 : (df >= 8 ? 2.31 : 2.78))
+			d = (m / bm - 1) * 100; h = t * se / bm * 100
+			printf "%-56s %9.2f %+7.2f%% [%+.1f, %+.1f] %6.2f%% %6d %9.0f\n", f, m, d, d - h, d + h,
+				(hi[f] - lo[f]) / m * 100, n[f], size[f]
+		}
+		f = base
+		printf "\n-O2 cycles/packet %.0f = insns %.0f + L1I %.0f + L1D %.0f + L2 %.0f + taken %.0f + mispredicts %.0f (means over its seeds)\n",
+			cyc[f] / n[f], ci[f] / n[f], cl1i[f] / n[f], cl1d[f] / n[f], cl2[f] / n[f], ctk[f] / n[f], cmp[f] / n[f]
+	}' "$work/order" "$work/$arch.sizes" "$work/$arch.csv"
+	echo "(layout = (max - min) / mean over the layout seeds; the interval uses the seeds as replicates)"
+	calibration "$arch" "$work/$arch.csv"
+
+	# Cost and determinism on the -O2 seed-0 build.
+	local dir art
+	dir=$(grep -h '"type":"build"' "$res/journal.jsonl" | grep '"flags":"-O2"' | grep '"seed":0,' |
+		sed -E 's/.*"dir":"([^"]*)".*/\1/' | head -n 1)
+	art=$dir/natbench
+	local t1 t2
+	export TUNER_ARTIFACT=$art TUNER_OUT=$work/det TUNER_UARCH_PLUGIN
+	TUNER_UARCH_PLUGIN=$(dirname "$tuner")/tuner-uarch.so
+	mkdir -p "$work/det"
+	TUNER_UARCH=$(sed -n 's/^config //p' "$dir/uarch.out.0")
+	export TUNER_UARCH
+	t1=$( { /usr/bin/time -f '%U %S' env TUNER_RUN=a "$root/targets/natbench/score-uarch.sh" >/dev/null; } 2>&1 | tail -n 1)
+	t2=$( { /usr/bin/time -f '%U %S' env TUNER_RUN=b "$root/targets/natbench/score-uarch.sh" >/dev/null; } 2>&1 | tail -n 1)
+	if cmp -s "$work/det/uarch.out.a" "$work/det/uarch.out.b"; then
+		echo "determinism: one -O2 binary scored twice: identical counters"
+	else
+		echo "determinism: one -O2 binary scored twice: COUNTERS DIFFER"
+		return 1
+	fi
+	echo "$t1 $t2" | awk '{ printf "CPU seconds per scoring run (user+sys): %.2f, %.2f\n", $1 + $2, $3 + $4 }'
+	# The build the study made: from its exported source (HEAD's).
+	local bt src
+	# (results/src/TREE is the exported targets/natbench itself.)
+	src=$(ls -d "$res"/src/*/ | head -n 1)
+	[ -f "$src/Makefile" ] || { echo "natbench-router: no exported source in $res/src" >&2; return 1; }
+	bt=$( { /usr/bin/time -f '%U %S' env MAKEFLAGS= TUNER_OUT="$work/b-$arch" TUNER_FLAGS=-O2 TUNER_JOBS=1 \
+		make -s -f "$src/Makefile" NB_ARCH="$arch" >/dev/null; } 2>&1 | tail -n 1)
+	echo "$bt" | awk '{ printf "CPU seconds per -O2 build (user+sys, one job): %.1f\n", $1 + $2 }'
+	echo
+}
+
+# calibration ARCH CSV: the seeds' facts beside the model's answers for the
+# same changes (never used to set the model's penalties), with the
+# model's cycles per packet by cause, B - A.
+calibration() {
+	local arch=$1
+	echo
+	echo "calibration: natbench-$arch (MODELLED) beside the seeds' real routers (../shared/seeds)"
+	awk -v arch="$arch" '
+	FNR == 1 { next }
+	{
+		lab = $0; sub(/",.*/, "", lab); sub(/^"/, "", lab)
+		split($0, c, ",")
+		f = lab; sub(/ seed [0-9]+ run [0-9]+$/, "", f)
+		n[f]++; s[f] += c[9]; ss[f] += c[9] * c[9]
+		for (j = 2; j <= 8; j++) cause[f, j] += c[j]
+		if (!(f in lo) || c[9] < lo[f]) lo[f] = c[9]
+		if (!(f in hi) || c[9] > hi[f]) hi[f] = c[9]
+	}
+	function mean(f) { return s[f] / n[f] }
+	function var(f,   m, v) { m = mean(f); v = n[f] > 1 ? (ss[f] - n[f] * m * m) / (n[f] - 1) : 0; return v < 0 ? 0 : v }
+	function row(title, a, b, seeds,   d, h, df, t, j) {
+		if (!(a in n) || !(b in n)) return
+		df = n[a] + n[b] - 2; t = df >= 30 ? 2.04 : (df >= 18 ? 2.10 : (df >= 8 ? 2.31 : 2.78))
+		d = (mean(b) / mean(a) - 1) * 100
+		h = t * sqrt(var(a) / n[a] + var(b) / n[b]) / mean(a) * 100
+		printf "  %s\n    model: %+.1f%% [%+.1f, %+.1f]   seeds: %s\n", title, d, d - h, d + h, seeds
+		printf "    model cycles/packet B - A: total %+.0f = insns %+.0f, L1I %+.0f, L1D %+.0f, L2 %+.0f, taken %+.0f, mispredicts %+.0f\n",
+			cause[b, 2] / n[b] - cause[a, 2] / n[a], cause[b, 3] / n[b] - cause[a, 3] / n[a],
+			cause[b, 4] / n[b] - cause[a, 4] / n[a], cause[b, 5] / n[b] - cause[a, 5] / n[a],
+			cause[b, 6] / n[b] - cause[a, 6] / n[a], cause[b, 7] / n[b] - cause[a, 7] / n[a],
+			cause[b, 8] / n[b] - cause[a, 8] / n[a]
+	}
+	END {
+		a419 = "-O2 -fno-reorder-blocks -fno-tree-ch"
+		if (arch == "a9") {
+			rb = "+14.1% (BCM47094, LAN->WAN, GRO off; +4.3% with GRO on; 004)"
+			v54 = "+25% (bcm53xx 256 -> 320 Mb/s, together with the 4.19 -> 5.4 kernel upgrade; 002)"
+			dma = "+3.3% from 4.19 layout (737.5 -> 761.5 Mb/s), -0.7% from a luckier one (768 -> 765); 000"
+			lay = "+4.3% (741 -> 773 Mb/s, one exported unused symbol; 000), -3.5% (003), -3.3% (938 -> 907; 002)"
+		} else {
+			rb = "-16.1% (MT7621, LAN->WAN, GRO on; -18.2% another run; +0.1% with GRO off; 004)"
+			v54 = "none published"
+			dma = "none published (a MIPS kernel has other cache maintenance)"
+			lay = "none published for MT7621"
+		}
+		printf "  A -> B, each mean over the layout seeds; 95%% interval with the seeds as replicates\n"
+		row("drop -fno-reorder-blocks: " a419 " -> -O2 -fno-tree-ch", a419, "-O2 -fno-tree-ch", rb)
+		row("OpenWrt 4.19 -> 5.4 flags: " a419 " -> -O2", a419, "-O2", v54)
+		row(".align 5 on v7_dma_inv_range and v7_dma_clean_range: " a419 " -> ... -DNB_DMA_ALIGN=32",
+			a419, a419 " -DNB_DMA_ALIGN=32", dma)
+		row("-Os instead of -O2", "-O2", "-Os", "none published (suggested in 000, not measured)")
+		f = "-O2"
+		printf "  an unrelated commit (layout only): -O2 over %d layout seeds: spread (max - min) / mean %.1f%%, sd %.1f%%\n    seeds: %s\n",
+			n[f], (hi[f] - lo[f]) / mean(f) * 100, sqrt(var(f)) / mean(f) * 100, lay
+	}' "$2"
+}
+
+command -v /usr/bin/time >/dev/null || { echo "natbench-router: needs /usr/bin/time (Debian: time)" >&2; exit 1; }
+case $which in
+a9) table a9 cortex-a9 ;;
+1004k) table 1004k 1004k ;;
+both) table a9 cortex-a9; table 1004k 1004k ;;
+*) echo "usage: bench/natbench-router.sh [TUNER] [a9|1004k|both]" >&2; exit 2 ;;
+esac
