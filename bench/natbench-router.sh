@@ -89,7 +89,7 @@ EOF
 	END {
 		base = "-O2"
 		bm = s[base] / n[base]; bv = (ss[base] - n[base] * bm * bm) / (n[base] - 1)
-		printf "%-56s %9s %18s %7s %6s %9s\n", "flags", "Mbit/s", "vs -O2 [95% CI]", "layout", "seeds", ".text B"
+		printf "%-56s %9s %18s %7s %6s %9s\n", "flags", "Mbit/s", "vs -O2 [95% CI]", "layout", "seeds", "fp code B"
 		for (i = 1; i <= nw; i++) {
 			f = want[i]
 			if (!(f in n)) continue

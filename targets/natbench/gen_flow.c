@@ -44,10 +44,12 @@ static void next_round(struct flow *f, unsigned again, unsigned done)
 	f->state = (uint8_t)(f->rounds ? again : done);
 }
 
-static int tcp_flow(struct flow *f)
+/* What every TCP flow of the generator opens with, states 0-2: the
+ * client's SYN, the server's SYN-ACK once the router has learned the
+ * flow (or the flow gives up), the client's ACK. Returns as a flow's
+ * step does. */
+static int tcp_open(struct flow *f)
 {
-	const struct app_desc *ad = &app_descs[f->app];
-
 	switch (f->state) {
 	case 0:
 		emit_tcp(f, 0, F_SYN, 0, NULL);
@@ -60,10 +62,42 @@ static int tcp_flow(struct flow *f)
 		emit_tcp(f, 1, F_SYN | F_ACK, 0, NULL);
 		f->state = 2;
 		return 1;
-	case 2:
+	default:
 		emit_tcp(f, 0, F_ACK, 0, NULL);
+		f->unacked = 0;
 		f->state = 3;
 		return 1;
+	}
+}
+
+/* ... and closes with, from state 7: the client's FIN, the server's FIN,
+ * the last ACK (the flow is done). */
+static int tcp_close(struct flow *f)
+{
+	switch (f->state) {
+	case 7:
+		emit_tcp(f, 0, F_FIN | F_ACK, 0, NULL);
+		f->state = 9;
+		return 1;
+	case 9:
+		emit_tcp(f, 1, F_FIN | F_ACK, 0, NULL);
+		f->state = 10;
+		return 1;
+	default:
+		emit_tcp(f, 0, F_ACK, 0, NULL);
+		return 2;
+	}
+}
+
+static int tcp_flow(struct flow *f)
+{
+	const struct app_desc *ad = &app_descs[f->app];
+
+	switch (f->state) {
+	case 0:
+	case 1:
+	case 2:
+		return tcp_open(f);
 	case 3:
 		f->pkts = (uint16_t)nb_range(&gen_rng, ad->resp_pkts[0],
 					     ad->resp_pkts[1]);
@@ -105,17 +139,8 @@ static int tcp_flow(struct flow *f)
 		else
 			next_round(f, 3, 7);
 		return 1;
-	case 7:
-		emit_tcp(f, 0, F_FIN | F_ACK, 0, NULL);
-		f->state = 9;
-		return 1;
-	case 9:
-		emit_tcp(f, 1, F_FIN | F_ACK, 0, NULL);
-		f->state = 10;
-		return 1;
 	default:
-		emit_tcp(f, 0, F_ACK, 0, NULL);
-		return 2;
+		return tcp_close(f);
 	}
 }
 
@@ -252,21 +277,9 @@ static int bulk_flow(struct flow *f)
 {
 	switch (f->state) {
 	case 0:
-		emit_tcp(f, 0, F_SYN, 0, NULL);
-		f->since = gen_batch_no;
-		f->state = 1;
-		return 1;
 	case 1:
-		if (!f->learned)
-			return waited_out(f, WAIT_LIMIT) ? -1 : 0;
-		emit_tcp(f, 1, F_SYN | F_ACK, 0, NULL);
-		f->state = 2;
-		return 1;
 	case 2:
-		emit_tcp(f, 0, F_ACK, 0, NULL);
-		f->unacked = 0;
-		f->state = 3;
-		return 1;
+		return tcp_open(f);
 	case 3:
 		/* The sender pushes at the end of each of its writes. */
 		emit_tcp(f, 0, f->pkts % 22 == 1 ? F_ACK | F_PSH : F_ACK,
@@ -280,17 +293,8 @@ static int bulk_flow(struct flow *f)
 		f->unacked = 0;
 		f->state = f->pkts ? 3 : 7;
 		return 1;
-	case 7:
-		emit_tcp(f, 0, F_FIN | F_ACK, 0, NULL);
-		f->state = 9;
-		return 1;
-	case 9:
-		emit_tcp(f, 1, F_FIN | F_ACK, 0, NULL);
-		f->state = 10;
-		return 1;
 	default:
-		emit_tcp(f, 0, F_ACK, 0, NULL);
-		return 2;
+		return tcp_close(f);
 	}
 }
 
