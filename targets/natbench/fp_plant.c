@@ -46,7 +46,7 @@
 #endif
 
 #ifndef NB_PLANT_ROUNDS
-#define NB_PLANT_ROUNDS 24
+#define NB_PLANT_ROUNDS 48
 #endif
 
 #define PLANT_STR2(x) #x
