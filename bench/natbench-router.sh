@@ -41,6 +41,34 @@ FLAGS=(
 	"-O2 -falign-functions=64"
 )
 
+# The awk both summaries share. add() takes a row of `tuner uarch --csv`
+# ("FLAGS seed N run R",cycles,c_insn,c_l1i,c_l1d,c_l2,c_taken,
+# c_mispredict,mbps,...) into its flag set's sums; change(A, B) sets D,
+# B's change against A in % of A's mean Mbit/s, and H, the half width of
+# its 95% interval (Welch, the layout seeds as replicates).
+STATS_AWK='
+function add(line,   lab, c, f, j) {
+	lab = line; sub(/",.*/, "", lab); sub(/^"/, "", lab)
+	split(line, c, ",")
+	f = lab; sub(/ seed [0-9]+ run [0-9]+$/, "", f)
+	n[f]++; s[f] += c[9]; ss[f] += c[9] * c[9]
+	for (j = 2; j <= 8; j++) cause[f, j] += c[j]
+	if (!(f in lo) || c[9] < lo[f]) lo[f] = c[9]
+	if (!(f in hi) || c[9] > hi[f]) hi[f] = c[9]
+}
+function mean(f) { return s[f] / n[f] }
+function var(f,   m, v) { m = mean(f); v = n[f] > 1 ? (ss[f] - n[f] * m * m) / (n[f] - 1) : 0; return v < 0 ? 0 : v }
+function change(a, b,   df, t) {
+	# t quantile for n[a] + n[b] - 2 degrees of freedom (5 + 5 seeds: 2.31 at 8)
+	df = n[a] + n[b] - 2; t = df >= 30 ? 2.04 : (df >= 18 ? 2.10 : (df >= 8 ? 2.31 : 2.78))
+	D = (mean(b) / mean(a) - 1) * 100
+	H = t * sqrt(var(a) / n[a] + var(b) / n[b]) / mean(a) * 100
+}
+# cmean(f, j): mean cycles per packet of cause column j (2 total, 3 insns,
+# 4 L1I, 5 L1D, 6 L2, 7 taken, 8 mispredicts)
+function cmean(f, j) { return cause[f, j] / n[f] }
+'
+
 table() {
 	local arch=$1 preset=$2 study=natbench-$1-table
 	local res=$work/res-$arch
@@ -72,40 +100,22 @@ EOF
 	# fast-path code bytes per flags (mean over the seeds) from results.csv: config,flags,pgo,...,size at column 13
 	awk -F, 'NR > 1 { print $2 "\t" $13 }' "$res/results.csv" >"$work/$arch.sizes"
 	printf '%s\n' "${FLAGS[@]}" >"$work/order"
-	awk -F'\t' 'FILENAME == ARGV[1] { want[++nw] = $0; next }
+	awk -F'\t' "$STATS_AWK"'
+	FILENAME == ARGV[1] { want[++nw] = $0; next }
 	FILENAME == ARGV[2] { size[$1] = $2; next }
-	FNR == 1 { next }
-	{
-		# "FLAGS seed N run R",cycles,...,mbps (col 9),... split the label
-		lab = $0; sub(/",.*/, "", lab); sub(/^"/, "", lab)
-		split($0, c, ",")
-		f = lab; sub(/ seed [0-9]+ run [0-9]+$/, "", f)
-		n[f]++; s[f] += c[9]; ss[f] += c[9] * c[9]
-		if (!(f in lo) || c[9] < lo[f]) lo[f] = c[9]
-		if (!(f in hi) || c[9] > hi[f]) hi[f] = c[9]
-		cyc[f] += c[2]; ci[f] += c[3]; cl1i[f] += c[4]; cl1d[f] += c[5]; cl2[f] += c[6]
-		ctk[f] += c[7]; cmp[f] += c[8]
-	}
+	FNR > 1 { add($0) }
 	END {
 		base = "-O2"
-		bm = s[base] / n[base]; bv = (ss[base] - n[base] * bm * bm) / (n[base] - 1)
 		printf "%-56s %9s %18s %7s %6s %9s\n", "flags", "Mbit/s", "vs -O2 [95% CI]", "layout", "seeds", "fp code B"
 		for (i = 1; i <= nw; i++) {
 			f = want[i]
 			if (!(f in n)) continue
-			m = s[f] / n[f]
-			v = n[f] > 1 ? (ss[f] - n[f] * m * m) / (n[f] - 1) : 0
-			if (v < 0) v = 0
-			se = sqrt(v / n[f] + bv / n[base])
-			# t quantile for ~2(n-1) degrees of freedom (5 + 5 seeds: 2.31 at 8)
-			df = n[f] + n[base] - 2; t = df >= 30 ? 2.04 : (df >= 18 ? 2.10 : (df >= 8 ? 2.31 : 2.78))
-			d = (m / bm - 1) * 100; h = t * se / bm * 100
-			printf "%-56s %9.2f %+7.2f%% [%+.1f, %+.1f] %6.2f%% %6d %9.0f\n", f, m, d, d - h, d + h,
-				(hi[f] - lo[f]) / m * 100, n[f], size[f]
+			change(base, f)
+			printf "%-56s %9.2f %+7.2f%% [%+.1f, %+.1f] %6.2f%% %6d %9.0f\n", f, mean(f), D, D - H, D + H,
+				(hi[f] - lo[f]) / mean(f) * 100, n[f], size[f]
 		}
-		f = base
 		printf "\n-O2 cycles/packet %.0f = insns %.0f + L1I %.0f + L1D %.0f + L2 %.0f + taken %.0f + mispredicts %.0f (means over its seeds)\n",
-			cyc[f] / n[f], ci[f] / n[f], cl1i[f] / n[f], cl1d[f] / n[f], cl2[f] / n[f], ctk[f] / n[f], cmp[f] / n[f]
+			cmean(base, 2), cmean(base, 3), cmean(base, 4), cmean(base, 5), cmean(base, 6), cmean(base, 7), cmean(base, 8)
 	}' "$work/order" "$work/$arch.sizes" "$work/$arch.csv"
 	echo "(layout = (max - min) / mean over the layout seeds; the interval uses the seeds as replicates)"
 	calibration "$arch" "$work/$arch.csv"
@@ -148,30 +158,16 @@ calibration() {
 	local arch=$1
 	echo
 	echo "calibration: natbench-$arch (MODELLED) beside the seeds' real routers (../shared/seeds)"
-	awk -v arch="$arch" '
-	FNR == 1 { next }
-	{
-		lab = $0; sub(/",.*/, "", lab); sub(/^"/, "", lab)
-		split($0, c, ",")
-		f = lab; sub(/ seed [0-9]+ run [0-9]+$/, "", f)
-		n[f]++; s[f] += c[9]; ss[f] += c[9] * c[9]
-		for (j = 2; j <= 8; j++) cause[f, j] += c[j]
-		if (!(f in lo) || c[9] < lo[f]) lo[f] = c[9]
-		if (!(f in hi) || c[9] > hi[f]) hi[f] = c[9]
-	}
-	function mean(f) { return s[f] / n[f] }
-	function var(f,   m, v) { m = mean(f); v = n[f] > 1 ? (ss[f] - n[f] * m * m) / (n[f] - 1) : 0; return v < 0 ? 0 : v }
-	function row(title, a, b, seeds,   d, h, df, t, j) {
+	awk -v arch="$arch" "$STATS_AWK"'
+	FNR > 1 { add($0) }
+	function row(title, a, b, seeds) {
 		if (!(a in n) || !(b in n)) return
-		df = n[a] + n[b] - 2; t = df >= 30 ? 2.04 : (df >= 18 ? 2.10 : (df >= 8 ? 2.31 : 2.78))
-		d = (mean(b) / mean(a) - 1) * 100
-		h = t * sqrt(var(a) / n[a] + var(b) / n[b]) / mean(a) * 100
-		printf "  %s\n    model: %+.1f%% [%+.1f, %+.1f]   seeds: %s\n", title, d, d - h, d + h, seeds
+		change(a, b)
+		printf "  %s\n    model: %+.1f%% [%+.1f, %+.1f]   seeds: %s\n", title, D, D - H, D + H, seeds
 		printf "    model cycles/packet B - A: total %+.0f = insns %+.0f, L1I %+.0f, L1D %+.0f, L2 %+.0f, taken %+.0f, mispredicts %+.0f\n",
-			cause[b, 2] / n[b] - cause[a, 2] / n[a], cause[b, 3] / n[b] - cause[a, 3] / n[a],
-			cause[b, 4] / n[b] - cause[a, 4] / n[a], cause[b, 5] / n[b] - cause[a, 5] / n[a],
-			cause[b, 6] / n[b] - cause[a, 6] / n[a], cause[b, 7] / n[b] - cause[a, 7] / n[a],
-			cause[b, 8] / n[b] - cause[a, 8] / n[a]
+			cmean(b, 2) - cmean(a, 2), cmean(b, 3) - cmean(a, 3), cmean(b, 4) - cmean(a, 4),
+			cmean(b, 5) - cmean(a, 5), cmean(b, 6) - cmean(a, 6), cmean(b, 7) - cmean(a, 7),
+			cmean(b, 8) - cmean(a, 8)
 	}
 	END {
 		a419 = "-O2 -fno-reorder-blocks -fno-tree-ch"
