@@ -42,6 +42,29 @@ make_natbench_repo() {
 	git -C "$repo" commit -q -m natbench
 }
 
+# check_dma_align PREFIX O2 DMA LABEL: natbench built with -O2
+# -DNB_DMA_ALIGN=32 in build directory DMA has v7_dma_inv_range and
+# v7_dma_clean_range on 32-byte boundaries, and every fast-path object but
+# fp_dma.o has the .text bytes of the -O2 build's in O2 (the seeds'
+# ".align 5" and nothing else). PREFIX: binutils' ("" on the host,
+# "arm-linux-gnueabihf-" ...). LABEL starts the complaints.
+check_dma_align() {
+	local cross=$1 o2=$2 dma=$3 label=$4 f a o b
+	"${cross}nm" "$dma/natbench" >"$dma.dma-nm"
+	for f in v7_dma_inv_range v7_dma_clean_range; do
+		a=$(awk -v f=$f '$3 == f { print $1 }' "$dma.dma-nm")
+		[ -n "$a" ] || fail "$label: no $f"
+		[ $((0x$a % 32)) -eq 0 ] || fail "$label: $f at $a, not 32-aligned"
+	done
+	for o in "$o2"/fp_*.o; do
+		b=$(basename "$o")
+		[ "$b" = fp_dma.o ] && continue
+		"${cross}objcopy" -O binary -j .text "$o" "$dma.text.a"
+		"${cross}objcopy" -O binary -j .text "$dma/$b" "$dma.text.b"
+		cmp -s "$dma.text.a" "$dma.text.b" || fail "$label: -DNB_DMA_ALIGN=32 changed $b"
+	done
+}
+
 # Writes a study over the fixture at $1 (a file inside the repo) with the
 # space given as YAML lines on stdin.
 write_study() {

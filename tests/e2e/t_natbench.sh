@@ -83,19 +83,7 @@ done
 grep -q ' natbench_pad$' "$T/o2s5.nm" || fail "seed 5 links no pad"
 # -DNB_DMA_ALIGN=32 aligns v7_dma_inv_range and v7_dma_clean_range, and
 # changes no other fast-path object.
-nm "$T/o2dma32/natbench" >"$T/o2dma32.nm"
-for f in v7_dma_inv_range v7_dma_clean_range; do
-	a=$(addr o2dma32 $f)
-	[ -n "$a" ] || fail "o2dma32: no $f"
-	[ $((0x$a % 32)) -eq 0 ] || fail "o2dma32: $f at $a, not 32-aligned"
-done
-for o in "$T"/o2/fp_*.o; do
-	b=$(basename "$o")
-	[ "$b" = fp_dma.o ] && continue
-	objcopy -O binary -j .text "$o" "$T/text.a"
-	objcopy -O binary -j .text "$T/o2dma32/$b" "$T/text.b"
-	cmp -s "$T/text.a" "$T/text.b" || fail "-DNB_DMA_ALIGN=32 changed $b"
-done
+check_dma_align "" "$T/o2" "$T/o2dma32" o2dma32
 nm "$T/o2plant/natbench" >"$T/o2plant.nm"
 grep -q ' nb_plant_mix$' "$T/o2plant.nm" || fail "the plant build has no plant"
 if grep -q 'nb_plant' "$T/o2.nm"; then

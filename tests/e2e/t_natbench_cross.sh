@@ -189,19 +189,7 @@ for arch in a9 1004k; do
 	for f in v7_dma_inv_range v7_dma_clean_range l2c210_inv_range l2c210_clean_range; do
 		grep -q " [Tt] $f\$" "$T/$arch-o2.nm" || fail "$arch: $f is not a function of its own"
 	done
-	"${cross}nm" "$T/$arch-dma32/natbench" >"$T/$arch-dma32.nm"
-	for f in v7_dma_inv_range v7_dma_clean_range; do
-		a=$(awk -v f=$f '$3 == f { print $1 }' "$T/$arch-dma32.nm")
-		[ -n "$a" ] || fail "$arch-dma32: no $f"
-		[ $((0x$a % 32)) -eq 0 ] || fail "$arch-dma32: $f at $a, not 32-aligned"
-	done
-	for o in "$T/$arch-o2"/fp_*.o; do
-		b=$(basename "$o")
-		[ "$b" = fp_dma.o ] && continue
-		"${cross}objcopy" -O binary -j .text "$o" "$T/$arch.text.a"
-		"${cross}objcopy" -O binary -j .text "$T/$arch-dma32/$b" "$T/$arch.text.b"
-		cmp -s "$T/$arch.text.a" "$T/$arch.text.b" || fail "$arch: -DNB_DMA_ALIGN=32 changed $b"
-	done
+	check_dma_align "$cross" "$T/$arch-o2" "$T/$arch-dma32" "$arch-dma32"
 	for b in o2 dma32; do
 		readelf -sW "$T/$arch-$b/fp_dma.o" | awk '$4 == "FUNC" { print $8, $3 }' | sort >"$T/$arch-$b.dmafn"
 	done
