@@ -69,6 +69,16 @@ function change(a, b,   df, t) {
 function cmean(f, j) { return cause[f, j] / n[f] }
 '
 
+# cpu COMMAND...: runs it (output dropped; a failure fails the bench) and
+# prints its user + system CPU seconds, one job, nothing else running of
+# the bench's.
+cpu() {
+	local t
+	t=$(mktemp "$work/time.XXXXXX")
+	env MAKEFLAGS= TUNER_FLAGS=-O2 TUNER_JOBS=1 /usr/bin/time -o "$t" -f '%U %S' "$@" >/dev/null || return 1
+	awk '{ printf "%.2f", $1 + $2 }' "$t"
+}
+
 table() {
 	local arch=$1 preset=$2 study=natbench-$1-table
 	local res=$work/res-$arch
@@ -131,23 +141,32 @@ EOF
 	mkdir -p "$work/det"
 	TUNER_UARCH=$(sed -n 's/^config //p' "$dir/uarch.out.0")
 	export TUNER_UARCH
-	t1=$( { /usr/bin/time -f '%U %S' env TUNER_RUN=a "$root/targets/natbench/score-uarch.sh" >/dev/null; } 2>&1 | tail -n 1)
-	t2=$( { /usr/bin/time -f '%U %S' env TUNER_RUN=b "$root/targets/natbench/score-uarch.sh" >/dev/null; } 2>&1 | tail -n 1)
+	t1=$(cpu env TUNER_RUN=a "$root/targets/natbench/score-uarch.sh")
+	t2=$(cpu env TUNER_RUN=b "$root/targets/natbench/score-uarch.sh")
 	if cmp -s "$work/det/uarch.out.a" "$work/det/uarch.out.b"; then
 		echo "determinism: one -O2 binary scored twice: identical counters"
 	else
 		echo "determinism: one -O2 binary scored twice: COUNTERS DIFFER"
 		return 1
 	fi
-	echo "$t1 $t2" | awk '{ printf "CPU seconds per scoring run (user+sys): %.2f, %.2f\n", $1 + $2, $3 + $4 }'
-	# The build the study made: from its exported source (HEAD's).
-	local bt src
+	echo "CPU seconds per scoring run (user+sys): $t1, $t2"
+	# The builds the study made, from its exported source (HEAD's): a
+	# plain -O2 build, and one PGO configuration as tuner runs it
+	# (instrumented build, training under qemu-user, the build that uses
+	# the profile), each with one job.
+	local src p=$work/pgo-$arch bt g tr u
 	# (results/src/TREE is the exported targets/natbench itself.)
 	src=$(ls -d "$res"/src/*/ | head -n 1)
 	[ -f "$src/Makefile" ] || { echo "natbench-router: no exported source in $res/src" >&2; return 1; }
-	bt=$( { /usr/bin/time -f '%U %S' env MAKEFLAGS= TUNER_OUT="$work/b-$arch" TUNER_FLAGS=-O2 TUNER_JOBS=1 \
-		make -s -f "$src/Makefile" NB_ARCH="$arch" >/dev/null; } 2>&1 | tail -n 1)
-	echo "$bt" | awk '{ printf "CPU seconds per -O2 build (user+sys, one job): %.1f\n", $1 + $2 }'
+	bt=$(cpu env TUNER_OUT="$work/b-$arch" make -s -f "$src/Makefile" NB_ARCH="$arch")
+	echo "CPU seconds per -O2 build (user+sys, one job): $bt"
+	mkdir -p "$p/gen" "$p/use" "$p/prof"
+	g=$(cpu env TUNER_OUT="$p/gen" TUNER_PGO=generate make -s -f "$src/Makefile" NB_ARCH="$arch")
+	tr=$(cpu env TUNER_ARTIFACT="$p/gen/natbench" TUNER_OUT="$p/gen" TUNER_PROFILE_DIR="$p/prof" \
+		sh "$src/train.sh")
+	u=$(cpu env TUNER_OUT="$p/use" TUNER_PGO=use TUNER_PROFILE_DIR="$p/prof" \
+		make -s -f "$src/Makefile" NB_ARCH="$arch")
+	echo "$g $tr $u" | awk '{ printf "CPU seconds per -O2 PGO configuration (user+sys, one job): %.1f = instrumented build %.1f + training %.1f + build with the profile %.1f\n", $1 + $2 + $3, $1, $2, $3 }'
 	echo
 }
 
