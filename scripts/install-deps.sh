@@ -5,11 +5,13 @@
 # Called by `make test`, `make demo` and `make bench`; safe to run again.
 # The cross compilers and qemu-user run the router models (ARM and MIPS
 # code under the uarch plugin); qemu-user comes without its recommended
-# qemu-user-binfmt, which would register handlers system-wide.
+# qemu-user-binfmt, which would register handlers system-wide. ccache
+# compiles natbench's harness once per study (TUNER_CACHE).
 set -eu
 
 PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
-gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user"
+gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
+ccache"
 
 missing=""
 for p in $PKGS; do

@@ -41,7 +41,7 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 
 char **env_build(const struct cmd_env *e)
 {
-	char **env = xcalloc(16, sizeof(*env));
+	char **env = xcalloc(20, sizeof(*env));
 	size_t n = 0;
 
 #define ADD(name, val) \
@@ -57,6 +57,7 @@ char **env_build(const struct cmd_env *e)
 	ADD("ARTIFACT", e->artifact);
 	ADD("TESTBED", e->testbed);
 	ADD("CONFIG_ID", e->config_id);
+	ADD("CACHE", e->cache);
 	ADD("UARCH", e->uarch);
 	ADD("UARCH_PLUGIN", e->uarch_plugin);
 #undef ADD
@@ -304,6 +305,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.flags = build_flags ? build_flags : c->flags;
 	e.src = req->src_dir;
 	e.out = req->dir;
+	e.cache = req->cache_dir;
 	e.jobs = req->jobs;
 	e.layout_seed = req->layout_seed;
 	e.config_id = c->id;

@@ -477,6 +477,9 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 
 	compiler = compiler_version();
 	builds_root = xasprintf("%s/builds", out->results_dir);
+	ctx.cache_dir = xasprintf("%s/cache", out->results_dir);
+	if (mkdir_p(ctx.cache_dir) < 0)
+		goto out;
 	if (plan(&units, &nunits, &ctx, opts, compiler, builds_root) < 0)
 		goto out;
 
@@ -547,6 +550,7 @@ out:
 	free(compiler);
 	free(journal_path);
 	free(builds_root);
+	free(ctx.cache_dir);
 	return ret;
 }
 

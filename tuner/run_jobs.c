@@ -222,6 +222,7 @@ void run_build_job(void *arg, int cancelled)
 	req.tree = u->src->tree;
 	req.dirty = u->src->dirty;
 	req.dir = u->dir;
+	req.cache_dir = ctx->cache_dir;
 	req.key = u->key;
 	req.jobs = ctx->jobs_per_build;
 	ret = build_run(&rec, &req);

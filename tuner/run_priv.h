@@ -43,6 +43,7 @@ struct run_ctx {
 	struct gitsrc *srcs; /* the source revisions: one, or run_opts.revs */
 	size_t nsrcs;
 	unsigned jobs_per_build;
+	char *cache_dir; /* <results>/cache: TUNER_CACHE of every build */
 	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;

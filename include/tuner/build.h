@@ -35,6 +35,7 @@ struct build_request {
 	const char *commit, *tree;
 	int dirty;
 	const char *dir;      /* this build's output directory (absolute) */
+	const char *cache_dir; /* the study's cache directory (TUNER_CACHE), or NULL */
 	const char *key;      /* build cache key */
 	unsigned jobs;        /* TUNER_JOBS */
 };
@@ -68,7 +69,7 @@ int build_run(struct build_record *out, const struct build_request *req);
  */
 struct cmd_env {
 	const char *flags, *src, *out, *pgo, *profile_dir, *artifact, *testbed,
-		*config_id;
+		*config_id, *cache;
 	const char *uarch, *uarch_plugin; /* measure.uarch's machine, plugin */
 	unsigned jobs, layout_seed;
 	long run; /* -1: unset */

@@ -32,4 +32,5 @@ cp "$@" "$TUNER_PROFILE_DIR"/
 mkdir -p "$TUNER_PROFILE_DIR/reuse"
 (cd "$TUNER_OUT" && cp -p mkapps .generated fp_app[0-9]*.c fp_apps.c apps_tab.c \
 	apps_tab.o main.o gen.o gen_flow.o gen_pkt.o gen_msg.o wire.o verify.o \
+	mkapps.host.o mkapps_emit.host.o \
 	config.o config_rules.o "$TUNER_PROFILE_DIR/reuse/")

@@ -47,7 +47,10 @@ build o2plant "-O2 -DNB_PLANT_PAD=24" 2 off
 build o2dma32 "-O2 -DNB_DMA_ALIGN=32" 0 off
 
 # One PGO cycle, as the tuner runs it: instrumented build, training run
-# (its own seed), then the build that uses the profile.
+# (its own seed), then the build that uses the profile, in another
+# directory, where every function must still find its profile (the build
+# fails otherwise: -Werror=missing-profile; with absolute object names,
+# static functions lost theirs).
 build pgogen "-O2" 0 generate
 TUNER_ARTIFACT=$T/pgogen/natbench TUNER_OUT=$T/pgogen TUNER_PROFILE_DIR=$T/prof \
 	"$src/train.sh" || fail "train.sh failed"
@@ -66,6 +69,25 @@ for b in os o3nrb o2a64 o2s5 o2plant o2dma32 pgogen pgouse; do
 	got=$(check $b)
 	[ "$got" = "$ref" ] || fail "$b transmits other bytes: '$got' vs '$ref' (-O2)"
 done
+
+# ccache (the study's TUNER_CACHE): a second build compiles none of the
+# harness and the generator (every object but the fast path's is a hit),
+# and what ccache gives back links into the code a build without it makes.
+command -v ccache >/dev/null || fail "ccache is not installed (scripts/install-deps.sh)"
+export TUNER_CACHE=$T/cache
+build c1 "-Os" 0 off
+build c2 "-O2" 0 off
+unset TUNER_CACHE
+harness=$(cd "$T/c2" && ls ./*.o | grep -vc '^./fp_')
+hits=$(CCACHE_DIR=$T/cache/ccache ccache --print-stats |
+	awk '$1 == "direct_cache_hit" { print $2 }')
+[ "$harness" -ge 12 ] || fail "c2 has $harness harness objects"
+[ "$hits" = "$harness" ] ||
+	fail "ccache: $hits hits for the $harness harness objects of the second build"
+for b in o2 c2; do
+	objcopy -O binary --only-section=.text "$T/$b/natbench" "$T/$b.text"
+done
+cmp -s "$T/o2.text" "$T/c2.text" || fail "the build through ccache has other code than -O2 without"
 
 # The layout seed moves code, not behaviour: the same functions at other
 # addresses, and a pad at the start of the hot text.
