@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tuner/codeid.h"
 #include "tuner/elf.h"
 #include "tuner/measure.h"
 #include "tuner/runner.h"
@@ -347,6 +348,11 @@ int build_run(struct build_record *out, const struct build_request *req)
 	}
 	e.artifact = artifact;
 	e.flags = c->flags;
+	/* Unknown when it cannot be worked out: then never shared. */
+	if (code_id(out->code, artifact) < 0) {
+		log_line(log, "== tuner: code id: %s\n", tn_errmsg());
+		out->code[0] = '\0';
+	}
 	if (s->applied != APPLIED_OFF) {
 		ret = check_applied(&out->applied, s, c->flags, &e, log);
 		if (ret < 0)

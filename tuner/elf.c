@@ -69,6 +69,7 @@ static void decode_section(struct elf_section *out, const struct elf_file *f,
 	out->name = (uint32_t)SFIELD(f, sh, sh_name);
 	out->type = (uint32_t)SFIELD(f, sh, sh_type);
 	out->flags = SFIELD(f, sh, sh_flags);
+	out->addr = SFIELD(f, sh, sh_addr);
 	out->offset = SFIELD(f, sh, sh_offset);
 	out->size = SFIELD(f, sh, sh_size);
 	out->link = (uint32_t)SFIELD(f, sh, sh_link);
@@ -89,6 +90,7 @@ static int read_table(struct elf_file *f)
 	if (read_at(f, eh, ehsize, 0) < 0)
 		return -1;
 	f->machine = (unsigned)EFIELD(f, eh, e_machine);
+	f->entry = EFIELD(f, eh, e_entry);
 	shoff = EFIELD(f, eh, e_shoff);
 	shentsize = EFIELD(f, eh, e_shentsize);
 	shnum = EFIELD(f, eh, e_shnum);

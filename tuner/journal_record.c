@@ -169,6 +169,8 @@ char *jrec_build_line(const struct build_record *r)
 	err |= set_new(o, "size", json_num(r->size));
 	err |= set_str(o, "dir", r->dir);
 	err |= set_str(o, "artifact", r->artifact);
+	if (r->code[0])
+		err |= set_str(o, "code", r->code);
 	if (r->applied.checked)
 		err |= set_new(o, "applied", applied_json(&r->applied));
 	return finish(o, err);
@@ -322,6 +324,9 @@ static int parse_build(struct build_record *r, json_t *o, const char *path, size
 	r->flags = xstrdup(flags ? flags : "");
 	r->dir = dup_or_null(get_str(o, "dir"));
 	r->artifact = dup_or_null(get_str(o, "artifact"));
+	/* Older tuners did not record it: unknown, worked out again. */
+	if (get_fixed(r->code, sizeof(r->code), o, "code", 0) < 0)
+		return bad_field(path, line, "build", "code");
 	/* Format 1 without it (older tuners, or no build.applied): the build
 	 * was not checked. */
 	if (json_object_get(o, "applied") &&

@@ -120,7 +120,13 @@ static int single_samples(const struct run_result *r, size_t i)
 static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied)
 {
 	int noisy = 0;
+	size_t twins = 0;
 
+	for (size_t c = 0; c < r->nconfigs; c++)
+		twins += r->configs[c].same_code_as[0] != '\0';
+	if (twins)
+		fprintf(f, "same code: %zu configuration%s built the same code as another (the allocated sections of the artifact), measured once, samples shared\n",
+			twins, twins == 1 ? "" : "s");
 	if (tied)
 		fprintf(f, "~ on the front within noise: another configuration dominates its estimates, but not significantly (95%%)\n");
 	for (size_t i = 0; i < s->nobjectives; i++) {
@@ -220,6 +226,8 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 		else if (c->tied)
 			fprintf(f, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
 		print_missed(f, c);
+		if (c->same_code_as[0])
+			fprintf(f, "  [same code as %s]", c->same_code_as);
 		fputc('\n', f);
 		tied |= c->tied;
 		shown++;
@@ -299,6 +307,8 @@ static json_t *config_json(const struct study *s, const struct config_result *c)
 	for (size_t k = 0; k < c->ntied; k++)
 		json_array_append_new(tied, json_string(c->tied_with[k]));
 	json_object_set_new(o, "tied_with", tied);
+	json_object_set_new(o, "same_code_as", c->same_code_as[0] ?
+			    json_string(c->same_code_as) : json_null());
 	if (c->race) {
 		json_t *race = json_object();
 		json_object_set_new(race, "runs", json_integer((json_int_t)c->runs));
@@ -441,7 +451,7 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 	for (size_t i = 0; i < s->nobjectives; i++)
 		for (size_t k = 0; k < ARRAY_SIZE(spread); k++)
 			csv_header(&sb, s->objectives[i].name, spread[k]);
-	strbuf_addstr(&sb, ",applied_lines,not_applied");
+	strbuf_addstr(&sb, ",applied_lines,not_applied,same_code_as");
 	strbuf_addstr(&sb, "\r\n");
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
@@ -469,6 +479,7 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 			csv_number(&sb, cr->spread[i].between_sd);
 		}
 		csv_applied(&sb, &cr->applied);
+		strbuf_addf(&sb, ",%s", cr->same_code_as);
 		strbuf_addstr(&sb, "\r\n");
 	}
 	ret = write_file_atomic(path, sb.buf, sb.len);

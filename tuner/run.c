@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tuner/build.h"
+#include "tuner/codeid.h"
 #include "tuner/progress.h"
 #include "tuner/runner.h"
 #include "tuner/search.h"
@@ -173,6 +174,67 @@ static int unit_ok(const struct unit *u)
 	return u->noticed && u->build->status == BUILD_OK;
 }
 
+/*
+ * A unit built fine joins the lead of the same code, as a twin whose runs
+ * so far pool with the lead's, or leads itself. The lead is always the
+ * first of them in configuration order, whichever build finished first,
+ * so that what the tables say does not depend on timing: a unit before
+ * the lead takes over, and the runs the old lead has (or has queued)
+ * count as pooled. The code id comes from the build record, or from the
+ * artifact for a build recorded by an older tuner; unknown: never shared.
+ */
+static void share(struct sched *sc, struct unit *u)
+{
+	const struct study *s = sc->ctx->s;
+	struct unit *lead = NULL;
+
+	u->lead = u;
+	u->pooled = xcalloc(s->ntestbeds, sizeof(*u->pooled));
+	memcpy(u->code, u->build->code, sizeof(u->code));
+	if (s->share_same_code && !u->code[0] && u->build->artifact &&
+	    code_id(u->code, u->build->artifact) < 0) {
+		u->code[0] = '\0';
+		tn_error_clear();
+	}
+	for (size_t i = 0; i < sc->nunits && s->share_same_code && u->code[0] && !lead; i++) {
+		struct unit *v = &sc->units[i];
+		if (v != u && v->lead == v && !strcmp(v->code, u->code))
+			lead = v;
+	}
+	for (size_t t = 0; t < s->ntestbeds; t++) {
+		size_t have = run_count_measures(u, t);
+
+		atomic_fetch_add(&sc->ctx->measures_cached,
+				 have < s->repeats_min ? have : s->repeats_min);
+		if (lead && lead < u) {
+			lead->pooled[t] += (unsigned)have;
+		} else {
+			u->next[t] = (unsigned)have;
+			if (lead) {
+				u->pooled[t] = lead->next[t] + lead->pooled[t];
+				lead->pooled[t] = 0;
+			}
+		}
+	}
+	if (!lead)
+		return;
+	if (lead < u) {
+		u->lead = lead;
+		ALLOC_GROW(lead->twins, lead->ntwins + 1, lead->twins_alloc);
+		lead->twins[lead->ntwins++] = u;
+		return;
+	}
+	u->twins = lead->twins;
+	u->ntwins = lead->ntwins;
+	u->twins_alloc = lead->twins_alloc;
+	lead->twins = NULL;
+	lead->ntwins = lead->twins_alloc = 0;
+	ALLOC_GROW(u->twins, u->ntwins + 1, u->twins_alloc);
+	u->twins[u->ntwins++] = lead;
+	for (size_t i = 0; i < u->ntwins; i++)
+		u->twins[i]->lead = u;
+}
+
 /* Notices finished builds: a build's runs continue from what the journal
  * holds. */
 static void notice_builds(struct sched *sc)
@@ -186,14 +248,8 @@ static void notice_builds(struct sched *sc)
 			continue;
 		u->noticed = 1;
 		sc->unbuilt--;
-		if (u->build->status != BUILD_OK || !run_has_measure(s))
-			continue;
-		for (size_t t = 0; t < s->ntestbeds; t++) {
-			size_t have = run_count_measures(u, t);
-			u->next[t] = (unsigned)have;
-			atomic_fetch_add(&sc->ctx->measures_cached,
-					 have < s->repeats_min ? have : s->repeats_min);
-		}
+		if (u->build->status == BUILD_OK && run_has_measure(s))
+			share(sc, u);
 	}
 }
 
@@ -211,11 +267,12 @@ static void submit(struct sched *sc, struct unit *u, size_t t)
 
 /*
  * Queues one round on testbed t: the next run of every built unit with
- * fewer than `upto` runs, in configuration order, among the configurations
- * with racing[c] set (racing NULL: all). The unit measured last is never
- * measured again first: while builds are running it waits for the next
- * round (another build may come to go between), else it goes last in this
- * one. Returns the number queued.
+ * fewer than `upto` runs (its lead's and the lead's twins' together: the
+ * lead is the one measured), in configuration order, among the
+ * configurations with racing[c] set (racing NULL: all). The unit measured
+ * last is never measured again first: while builds are running it waits
+ * for the next round (another build may come to go between), else it goes
+ * last in this one. Returns the number queued.
  */
 static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
 {
@@ -227,7 +284,10 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 			continue;
 		for (size_t k = 0; k < sc->L; k++) {
 			struct unit *u = &sc->units[c * sc->L + k];
-			if (!unit_ok(u) || u->next[t] >= upto)
+			if (!unit_ok(u) || !u->lead)
+				continue;
+			u = u->lead;
+			if (u->next[t] + u->pooled[t] >= upto)
 				continue;
 			if (u == prev) {
 				if (!sc->unbuilt || stopping(sc->ctx))
@@ -536,6 +596,8 @@ out:
 		free(units[i].cfg.flags);
 		free(units[i].dir);
 		free(units[i].next);
+		free(units[i].twins);
+		free(units[i].pooled);
 	}
 	free(units);
 	free(workers);

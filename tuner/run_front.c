@@ -33,6 +33,7 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 		    const struct objective *o, unsigned limit)
 {
 	const struct measure_record **recs;
+	const struct unit *lead = u->lead ? u->lead : u;
 	size_t n;
 
 	if (!atomic_load(&u->built) || !u->build || u->build->status != BUILD_OK)
@@ -41,15 +42,20 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 		push(b, u->build->size, u->seed);
 		return;
 	}
-	n = journal_measures(ctx->j, u->key, NULL, &recs);
-	for (size_t i = 0; i < n; i++) {
-		if (recs[i]->run >= limit)
-			continue;
-		for (size_t k = 0; k < recs[i]->nvalues; k++)
-			if (!strcmp(recs[i]->names[k], o->name))
-				push(b, recs[i]->values[k], u->seed);
+	/* The same code's samples, pooled: they are of the same program. */
+	for (size_t g = 0; g <= lead->ntwins; g++) {
+		const struct unit *v = g ? lead->twins[g - 1] : lead;
+
+		n = journal_measures(ctx->j, v->key, NULL, &recs);
+		for (size_t i = 0; i < n; i++) {
+			if (recs[i]->run >= limit)
+				continue;
+			for (size_t k = 0; k < recs[i]->nvalues; k++)
+				if (!strcmp(recs[i]->names[k], o->name))
+					push(b, recs[i]->values[k], u->seed);
+		}
+		free(recs);
 	}
-	free(recs);
 }
 
 /* Gathers samples[c * m + i] for every configuration and objective. */
@@ -197,6 +203,11 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		for (size_t k = 0; k < L; k++)
 			if (atomic_load(&first[k].built) && first[k].build)
 				applied_merge(&cr->applied, &first[k].build->applied);
+		for (size_t k = 0; k < L && !cr->same_code_as[0]; k++) {
+			const struct unit *lead = first[k].lead;
+			if (lead && lead != &first[k] && strcmp(lead->cfg.id, cr->id))
+				memcpy(cr->same_code_as, lead->cfg.id, sizeof(cr->same_code_as));
+		}
 	}
 	front_of(v, out->noisy, s, matrix, b, nc);
 	for (size_t c = 0; c < nc; c++) {

@@ -38,7 +38,18 @@ size_t run_count_measures(struct unit *u, size_t t)
 	return n;
 }
 
-/* u has at least `want` measurements on every testbed. */
+size_t run_count_shared(struct unit *u, size_t t)
+{
+	struct unit *lead = u->lead ? u->lead : u;
+	size_t n = run_count_measures(lead, t);
+
+	for (size_t i = 0; i < lead->ntwins; i++)
+		n += run_count_measures(lead->twins[i], t);
+	return n;
+}
+
+/* u has at least `want` measurements on every testbed, its twins' counted
+ * (a build job asks before its unit is noticed: then its own). */
 static int measured(struct unit *u, unsigned want)
 {
 	const struct study *s = u->ctx->s;
@@ -46,7 +57,7 @@ static int measured(struct unit *u, unsigned want)
 	if (!run_has_measure(s))
 		return 1;
 	for (size_t t = 0; t < s->ntestbeds; t++)
-		if (run_count_measures(u, t) < want)
+		if (run_count_shared(u, t) < want)
 			return 0;
 	return 1;
 }

@@ -34,6 +34,17 @@ struct unit {
 	int noticed;       /* the scheduler has seen it built (main thread) */
 	unsigned *next;    /* per testbed: next run index to submit (main thread) */
 	struct run_ctx *ctx;
+	/*
+	 * Builds whose code is the same (code_id()) are measured once: the
+	 * first of them the scheduler noticed leads, the others are its
+	 * twins and share its samples, pooled with any they had. Main
+	 * thread, set when noticed (built fine):
+	 */
+	char code[41];     /* "" unknown: never shared */
+	struct unit *lead; /* the unit measured for it: itself, or its lead */
+	struct unit **twins; /* lead only: the others, ntwins of them */
+	size_t ntwins, twins_alloc;
+	unsigned *pooled;  /* lead only, per testbed: the twins' own runs */
 };
 
 struct run_ctx {
@@ -68,6 +79,9 @@ int run_has_measure(const struct study *s);
 size_t run_count_measures(struct unit *u, size_t t);
 /* u has at least measure.repeats.min measurements on every testbed. */
 int run_measures_complete(struct unit *u);
+/* Measurements on testbed t of u and the units sharing them (its lead and
+ * the lead's twins, once noticed; u alone before). */
+size_t run_count_shared(struct unit *u, size_t t);
 /* Pool jobs: arg is a struct unit (not freed) or a malloced struct mjob
  * (freed). */
 void run_build_job(void *arg, int cancelled);

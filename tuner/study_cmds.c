@@ -24,7 +24,7 @@ static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const train_keys[] = { "command", "timeout", "inputs", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
-	"command", "parser", "timeout", "repeats", "model", "uarch", NULL
+	"command", "parser", "timeout", "repeats", "model", "uarch", "same_code", NULL
 };
 static const char *const repeats_keys[] = { "min", "max", NULL };
 static const char *const model_keys[] = { "l1_miss", "ll_miss", "clock_mhz", "files", NULL };
@@ -391,5 +391,12 @@ int study_parse_measure(struct loader *ld, const struct ynode *key, const struct
 	v = ynode_get(n, "uarch");
 	if (v && parse_uarch(ld, v) < 0)
 		return -1;
+	v = ynode_get(n, "same_code");
+	if (v) {
+		if (v->kind != YNODE_SCALAR || v->is_null ||
+		    (strcmp(v->str, "share") && strcmp(v->str, "separate")))
+			return ynode_bad_value(ld->path, v, "measure.same_code", "share or separate");
+		s->share_same_code = !strcmp(v->str, "share");
+	}
 	return 0;
 }

@@ -14,8 +14,9 @@
  * section numbering (e_shnum 0: the count is sh_size of section 0;
  * e_shstrndx SHN_XINDEX: the index is sh_link of section 0).
  *
- * Used by size (executable sections of an artifact) and by build for
- * `applied: record` (the .GCC.command.line section).
+ * Used by size (executable sections of an artifact), by build for
+ * `applied: record` (the .GCC.command.line section) and by codeid (the
+ * allocated sections: what runs).
  */
 #ifndef TUNER_ELF_H
 #define TUNER_ELF_H
@@ -27,6 +28,7 @@ struct elf_section {
 	uint32_t name;   /* offset of its name in the section-name table */
 	uint32_t type;   /* SHT_* */
 	uint64_t flags;  /* SHF_* */
+	uint64_t addr;   /* sh_addr: where it is loaded (allocated sections) */
 	uint64_t offset; /* of its bytes in the file */
 	uint64_t size;
 	uint32_t link;   /* sh_link: e.g. a symbol table's string table index */
@@ -39,13 +41,14 @@ struct elf_file {
 	int is64;        /* ELFCLASS64 */
 	int msb;         /* ELFDATA2MSB */
 	unsigned machine; /* e_machine: EM_ARM, EM_X86_64, ... */
+	uint64_t entry;  /* e_entry */
 	int has_table;   /* 0: no section header table (e_shoff 0, sstrip'ed) */
 	size_t nsections; /* entries in the table, section 0 included */
 	struct elf_section *sections; /* malloced, nsections entries */
 	size_t shstrndx; /* index of the section-name table; 0: none */
 };
 
-#define ELF_FILE_INIT { NULL, -1, 0, 0, 0, 0, 0, 0, NULL, 0 }
+#define ELF_FILE_INIT { .path = NULL, .fd = -1 }
 
 /*
  * Opens the ELF file at path and reads its header and section table into

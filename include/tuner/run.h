@@ -110,6 +110,9 @@ struct config_result {
 	/* build.applied: its builds' checks merged (applied_merge); checked
 	 * 0 when none was checked */
 	struct applied applied;
+	/* The configuration whose build has the same code (codeid.h) and
+	 * was measured for it, its samples shared; "" when none. */
+	char same_code_as[17];
 };
 
 struct run_result {

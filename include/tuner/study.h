@@ -184,6 +184,9 @@ struct study {
 	struct cg_model model;   /* measure.model; the defaults if absent */
 	struct ua_config uarch;  /* measure.uarch; valid when has_uarch */
 	int has_uarch;
+	/* measure.same_code: share: builds whose code is the same
+	 * (codeid.h) are measured once; separate (default): each is. */
+	int share_same_code;
 
 	char **testbeds;
 	size_t ntestbeds;
