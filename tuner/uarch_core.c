@@ -70,6 +70,10 @@ void ua_core_fetch(struct ua_core *core, enum ua_region r, uint64_t vaddr, uint3
 		int wb;
 
 		c->l1i_access++;
+		/* ua_cache_access()'s first case, without the call: the line
+		 * fetched last hits again and changes nothing. */
+		if (line == core->l1i.last)
+			continue;
 		if (!ua_cache_access(&core->l1i, line << shift, 0, &wb_addr, &wb)) {
 			c->l1i_miss++;
 			c->l2i_miss += l2_access(core, line << shift, 0);
@@ -92,6 +96,12 @@ void ua_core_data(struct ua_core *core, enum ua_region r, uint64_t addr, uint32_
 			c->l1d_write++;
 		else
 			c->l1d_read++;
+		/* ua_cache_access()'s first case, without the call: the line
+		 * accessed last hits again; only its dirty bit can change. */
+		if (line == core->l1d.last) {
+			*core->l1d.last_slot |= store ? 1u : 0u;
+			continue;
+		}
 		if (ua_cache_access(&core->l1d, line << shift, store, &wb_addr, &wb))
 			continue;
 		if (store)

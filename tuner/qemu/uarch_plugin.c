@@ -81,6 +81,7 @@ static int want_lines;
 static struct range *ranges;
 static size_t nranges;
 static int have_ranges;
+static int system_mode; /* QEMU emulates a whole machine */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
 static struct block *buckets[NBUCKETS];
@@ -324,6 +325,15 @@ static void on_exec(unsigned int vcpu, void *udata)
 	prev = b;
 }
 
+/* User mode: addresses are virtual, there is no I/O. */
+static void on_mem_user(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+			void *udata)
+{
+	(void)vcpu;
+	ua_core_data(&core, (enum ua_region)(uintptr_t)udata, vaddr,
+		     1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+}
+
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
@@ -448,7 +458,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
 	for (size_t i = 0; i < n; i++)
-		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i), on_mem,
+		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i),
+						 system_mode ? on_mem : on_mem_user,
 						 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
 						 (void *)(uintptr_t)b->region);
 }
@@ -541,6 +552,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	arch_name = info->target_name;
+	system_mode = info->system_emulation;
 	if (!strcmp(arch_name, "arm"))
 		isa = ISA_A32;
 	else if (!strcmp(arch_name, "mipsel"))
