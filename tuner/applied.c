@@ -2,171 +2,32 @@
 /* applied: see include/tuner/applied.h */
 #include "tuner/applied.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- words ---- */
+#include "tuner/gccopt.h"
 
-struct words {
-	char **v;
-	size_t n, alloc;
-};
-
-static void push_word(struct words *w, char *s)
-{
-	ALLOC_GROW(w->v, w->n + 1, w->alloc);
-	w->v[w->n++] = s;
-}
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-/* /bin/sh word splitting without expansion: quotes and backslashes. An
- * unterminated quote runs to the end of the line. */
-static void split_shell(struct words *w, const char *s)
-{
-	struct strbuf cur = STRBUF_INIT;
-	int in_word = 0;
-
-	while (*s) {
-		char c = *s++;
-
-		if (is_space(c)) {
-			if (in_word)
-				push_word(w, strbuf_detach(&cur));
-			in_word = 0;
-			continue;
-		}
-		in_word = 1;
-		if (c == '\\') {
-			if (*s)
-				strbuf_addch(&cur, *s++);
-		} else if (c == '\'') {
-			while (*s && *s != '\'')
-				strbuf_addch(&cur, *s++);
-			if (*s)
-				s++;
-		} else if (c == '"') {
-			while (*s && *s != '"') {
-				if (*s == '\\' && s[1] && strchr("\"\\$`", s[1]))
-					s++;
-				strbuf_addch(&cur, *s++);
-			}
-			if (*s)
-				s++;
-		} else {
-			strbuf_addch(&cur, c);
-		}
-	}
-	if (in_word)
-		push_word(w, strbuf_detach(&cur));
-	strbuf_release(&cur);
-}
-
-/* GCC writes recorded switches unquoted: white space separates them. */
-static void split_plain(struct words *w, const char *s)
-{
-	while (*s) {
-		size_t n;
-
-		while (is_space(*s))
-			s++;
-		n = 0;
-		while (s[n] && !is_space(s[n]))
-			n++;
-		if (n)
-			push_word(w, xstrndup(s, n));
-		s += n;
-	}
-}
-
-/* Switches whose argument may be the next word, and how the two join:
- * "-D X" is "-DX", "--param N=V" is "--param=N=V" (GCC's recorded form). */
-static const struct {
-	const char *opt;
-	const char *glue;
-} separate[] = {
-	{ "-D", "" }, { "-U", "" }, { "-I", "" }, { "-o", "" }, { "-L", "" },
-	{ "-x", "" }, { "-MF", "" }, { "-MT", "" }, { "-MQ", "" }, { "-T", "" },
-	{ "-u", "" }, { "-z", "" }, { "-B", "" }, { "-l", "" },
-	{ "--param", "=" }, { "-include", "=" }, { "-imacros", "=" },
-	{ "-isystem", "=" }, { "-idirafter", "=" }, { "-iquote", "=" },
-	{ "-iprefix", "=" }, { "-iwithprefix", "=" }, { "-iwithprefixbefore", "=" },
-	{ "-isysroot", "=" }, { "-imultilib", "=" }, { "-imultiarch", "=" },
-	{ "-Xlinker", "=" }, { "-Xassembler", "=" }, { "-Xpreprocessor", "=" },
-	{ "-aux-info", "=" }, { "-dumpbase", "=" }, { "-dumpdir", "=" },
-};
-
-static void join_separate(struct words *w)
-{
-	size_t out = 0;
-
-	for (size_t i = 0; i < w->n; i++) {
-		char *word = w->v[i];
-
-		for (size_t k = 0; k < ARRAY_SIZE(separate) && i + 1 < w->n; k++) {
-			if (strcmp(word, separate[k].opt))
-				continue;
-			word = xasprintf("%s%s%s", w->v[i], separate[k].glue, w->v[i + 1]);
-			free(w->v[i]);
-			free(w->v[i + 1]);
-			i++;
-			break;
-		}
-		w->v[out++] = word;
-	}
-	w->n = out;
-}
-
+/* Words and kinds are gccopt's: GCC's rules, the same for every module. */
 size_t applied_words(char ***out, const char *line, int recorded)
 {
-	struct words w = { NULL, 0, 0 };
-
-	if (recorded)
-		split_plain(&w, line);
-	else
-		split_shell(&w, line);
-	join_separate(&w);
-	*out = w.v;
-	return w.n;
+	return gccopt_words(out, line, !recorded);
 }
 
 void applied_lines_free(char **lines, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
+	gccopt_words_free(lines, n);
 }
 
-/* ---- kinds ---- */
+struct lines {
+	char **v;
+	size_t n, alloc;
+};
 
-static int starts(const char *s, const char *prefix)
+static void push_line(struct lines *l, char *s)
 {
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-/* -f/-m/-W options whose values add up instead of replacing each other:
- * each value is a kind of its own. */
-static int accumulates(char letter, const char *name)
-{
-	static const char *const f_names[] = {
-		"sanitize", "sanitize-recover", "sanitize-trap", "file-prefix-map",
-		"debug-prefix-map", "macro-prefix-map", "profile-prefix-map",
-		"plugin-arg-", "dump-", "opt-info", "plugin", NULL
-	};
-
-	if (letter == 'W')
-		return !strcmp(name, "error") || !strcmp(name, "no-error");
-	if (letter != 'f')
-		return 0;
-	for (const char *const *p = f_names; *p; p++) {
-		size_t n = strlen(*p);
-		if ((*p)[n - 1] == '-' ? !strncmp(name, *p, n) : !strcmp(name, *p))
-			return 1;
-	}
-	return 0;
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = s;
 }
 
 /* Separates the overriding switches in applied_flag.overridden_by. */
@@ -211,96 +72,6 @@ static void add_overriders(char **list, const char *more)
 	}
 }
 
-static int is_opt_level(const char *w)
-{
-	static const char *const words[] = { "s", "z", "fast", "g", NULL };
-
-	if (!starts(w, "-O"))
-		return 0;
-	w += 2;
-	if (!*w)
-		return 1;
-	if (strspn(w, "0123456789") == strlen(w))
-		return 1;
-	for (const char *const *p = words; *p; p++)
-		if (!strcmp(w, *p))
-			return 1;
-	return 0;
-}
-
-/*
- * The kind of switch w and its setting within the kind: two switches of
- * one kind contradict unless their settings are equal. A non-switch word
- * gets kind "".
- */
-static void kind_of(struct strbuf *kind, struct strbuf *setting, const char *w)
-{
-	const char *eq;
-	int passthru;
-
-	strbuf_reset(kind);
-	strbuf_reset(setting);
-	if (w[0] != '-' || !w[1])
-		return;
-	if (is_opt_level(w)) {
-		strbuf_addstr(kind, "-O");
-		strbuf_addstr(setting, w[2] ? w + 2 : "1");
-		return;
-	}
-	if (!strcmp(w, "-g") || (starts(w, "-g") && strlen(w) == 3 && w[2] >= '0' && w[2] <= '3')) {
-		strbuf_addstr(kind, "-g");
-		strbuf_addstr(setting, w[2] ? w + 2 : "2");
-		return;
-	}
-	if (starts(w, "--param=")) {
-		eq = strchr(w + 8, '=');
-		strbuf_add(kind, w, eq ? (size_t)(eq - w) : strlen(w));
-		strbuf_addstr(setting, eq ? eq + 1 : "");
-		return;
-	}
-	if ((w[1] == 'D' || w[1] == 'U') && w[2]) {
-		size_t n = strcspn(w + 2, "=");
-		strbuf_addstr(kind, "-D:");
-		strbuf_add(kind, w + 2, n);
-		if (w[1] == 'U')
-			strbuf_addstr(setting, "#undef");
-		else
-			strbuf_addstr(setting, w[2 + n] ? w + 2 + n : "=1");
-		return;
-	}
-	/* -Wl,X -Wa,X -Wp,X pass X on: each is itself. */
-	passthru = w[1] == 'W' && w[2] && strchr("lap", w[2]) && w[3] == ',';
-	if ((w[1] == 'f' || w[1] == 'm' || w[1] == 'W') && w[2] && !passthru) {
-		const char *name = w + 2;
-		int neg = starts(name, "no-") && name[3];
-		size_t n;
-		char base[256];
-
-		if (neg)
-			name += 3;
-		n = strcspn(name, "=");
-		snprintf(base, sizeof(base), "%.*s", (int)(n < 255 ? n : 255), name);
-		strbuf_addch(kind, '-');
-		strbuf_addch(kind, w[1]);
-		if (accumulates(w[1], base)) {
-			strbuf_addstr(kind, name);
-			strbuf_addstr(setting, neg ? "off" : "on");
-			return;
-		}
-		strbuf_add(kind, name, n);
-		strbuf_addstr(setting, neg ? "off" : "on");
-		strbuf_addstr(setting, name + n);
-		return;
-	}
-	eq = strchr(w, '=');
-	if (eq) {
-		strbuf_add(kind, w, (size_t)(eq - w) + 1);
-		strbuf_addstr(setting, eq + 1);
-		return;
-	}
-	strbuf_addstr(kind, w);
-}
-
 /* Kinds GCC leaves out of .GCC.command.line (dwarf2out.c's producer
  * string skips preprocessor, warning, driver and linker switches). */
 static int unrecordable(const char *w)
@@ -325,7 +96,7 @@ static int unrecordable(const char *w)
 		if (!strcmp(w, *p))
 			return 1;
 	for (const char *const *p = prefix; *p; p++)
-		if (starts(w, *p))
+		if (!strncmp(w, *p, strlen(*p)))
 			return 1;
 	return 0;
 }
@@ -346,7 +117,7 @@ static void judge_line(struct applied *a, const char *line, int recorded)
 	struct judged_word *jw = xcalloc(n + 1, sizeof(*jw));
 
 	for (size_t i = 0; i < n; i++) {
-		kind_of(&kind, &setting, w[i]);
+		gccopt_kind(&kind, &setting, w[i]);
 		jw[i].text = w[i];
 		jw[i].kind = xstrdup(strbuf_str(&kind));
 		jw[i].setting = xstrdup(strbuf_str(&setting));
@@ -355,7 +126,7 @@ static void judge_line(struct applied *a, const char *line, int recorded)
 		struct applied_flag *f = &a->flags[k];
 		const struct judged_word *last = NULL;
 
-		kind_of(&kind, &setting, f->flag);
+		gccopt_kind(&kind, &setting, f->flag);
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(jw[i].kind, strbuf_str(&kind)))
 				last = &jw[i];
@@ -416,7 +187,7 @@ void applied_analyse(struct applied *out, const char *flags, char *const *lines,
 
 size_t applied_section_lines(char ***out, const char *data, size_t len)
 {
-	struct words lines = { NULL, 0, 0 };
+	struct lines lines = { NULL, 0, 0 };
 	struct strbuf group = STRBUF_INIT;
 	size_t i = 0;
 
@@ -434,10 +205,10 @@ size_t applied_section_lines(char ***out, const char *data, size_t len)
 			strbuf_add(&group, s, n);
 			continue;
 		}
-		push_word(&lines, xstrndup(s, n));
+		push_line(&lines, xstrndup(s, n));
 	}
 	if (group.len)
-		push_word(&lines, strbuf_detach(&group));
+		push_line(&lines, strbuf_detach(&group));
 	strbuf_release(&group);
 	*out = lines.v;
 	return lines.n;
@@ -445,7 +216,7 @@ size_t applied_section_lines(char ***out, const char *data, size_t len)
 
 size_t applied_text_lines(char ***out, const char *text, size_t len)
 {
-	struct words lines = { NULL, 0, 0 };
+	struct lines lines = { NULL, 0, 0 };
 	size_t i = 0;
 
 	while (i < len) {
@@ -453,10 +224,10 @@ size_t applied_text_lines(char ***out, const char *text, size_t len)
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
 		size_t k = 0;
 
-		while (k < n && is_space(text[i + k]))
+		while (k < n && isspace((unsigned char)text[i + k]))
 			k++;
 		if (k < n)
-			push_word(&lines, xstrndup(text + i, n));
+			push_line(&lines, xstrndup(text + i, n));
 		i += n + 1;
 	}
 	*out = lines.v;

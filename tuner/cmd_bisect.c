@@ -41,6 +41,7 @@
 #include "cmd.h"
 #include "cmd_bisect.h"
 #include "tuner/bisect.h"
+#include "tuner/gccopt.h"
 #include "tuner/gitsrc.h"
 #include "tuner/probe.h"
 #include "tuner/progress.h"
@@ -339,7 +340,7 @@ static int start(struct bisect_session *ss, const struct study *s, const struct 
 	/* The repository as run_study resolves it: relative to the study. */
 	char *repo = s->source_repo[0] == '/' ? xstrdup(s->source_repo)
 					      : xasprintf("%s/%s", s->dir, s->source_repo);
-	char *key = NULL;
+	char *key = NULL, *canon;
 	unsigned k;
 	int ret;
 
@@ -365,8 +366,11 @@ static int start(struct bisect_session *ss, const struct study *s, const struct 
 	ss->max_layout = o->m.max_layout ? o->m.max_layout : 8 * k;
 	if (ss->max_layout < k)
 		return usage_error("--max-layout is below the study's layout.samples", NULL);
-	/* The question, not its answer so far: a rerun finds the journal. */
-	key = xasprintf("%s %s %s", ss->r.good.id, ss->r.bad.id, ss->flags);
+	/* The question, not its answer so far: a rerun finds the journal,
+	 * whichever spelling of the same flags it is given (gccopt). */
+	canon = gccopt_canonical(ss->flags);
+	key = xasprintf("%s %s %s", ss->r.good.id, ss->r.bad.id, canon);
+	free(canon);
 	ret = probe_init(&ss->p, s, "bisect", key, o->m.results, o->m.repeats, k);
 	free(key);
 	if (ret < 0) {

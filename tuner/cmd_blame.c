@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "tuner/ddmin.h"
 #include "tuner/flagdiff.h"
+#include "tuner/gccopt.h"
 #include "tuner/probe.h"
 #include "tuner/progress.h"
 #include "tuner/space.h"
@@ -226,7 +227,7 @@ static int dd_test(void *ctx, const size_t *const *sets, const size_t *sizes, si
 		if (find_tested(b, flags[i]))
 			continue;
 		for (size_t j = 0; j < ntodo; j++)
-			if (!strcmp(todo[j], flags[i]))
+			if (gccopt_equal(todo[j], flags[i]))
 				goto next;
 		todo[ntodo++] = flags[i];
 next:;
@@ -274,7 +275,7 @@ static int report(struct blame *b, const size_t *set, size_t n)
 	const char *all[3] = { b->good, b->bad, flags };
 	struct run_result res;
 	struct stats_test t;
-	int dup = !strcmp(flags, b->bad), ret = -1;
+	int dup = gccopt_equal(flags, b->bad), ret = -1;
 	unsigned k = b->p.layout;
 
 	/* Judged on the most layout seeds used, for good and bad alike. */

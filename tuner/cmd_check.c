@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/gccopt.h"
 #include "tuner/run.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
@@ -19,6 +20,82 @@ const char check_usage[] =
 	"  --show N    how many configurations to list (default 5)\n"
 	"  -h, --help  this text\n\n"
 	"Exit status: 0 valid, 2 invalid (one line FILE:LINE:COL: message).\n";
+
+/* The configurations compared as GCC sees them: sorted by id. */
+struct seen {
+	char id[17];
+	char *flags;
+};
+
+static int cmp_seen(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	return c ? c : strcmp(x->flags, y->flags);
+}
+
+/* Up to this many configurations are listed to find GCC-equivalent ones. */
+#define EQUIV_MAX 100000
+
+/*
+ * Warns of dimension values that another dimension's value overrides
+ * (gccopt: the last switch of a kind wins), and lists the configurations
+ * that GCC builds alike: one configuration, built and measured once.
+ */
+static void check_overrides(const struct space *sp, uint64_t size)
+{
+	struct space_override *o;
+	size_t n = space_overrides(&o, sp);
+	struct seen *seen;
+	size_t groups = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dimension *d = &sp->dims[o[i].dim], *b = &sp->dims[o[i].by_dim];
+		if (o[i].by_dim == o[i].dim)
+			printf("warning: dimension '%s', value '%s': %s overrides %s\n", d->name,
+			       d->values[o[i].value], o[i].by, o[i].flag);
+		else
+			printf("warning: dimension '%s', value '%s': its %s is overridden by %s of dimension '%s' wherever they meet\n",
+			       d->name, d->values[o[i].value], o[i].flag, o[i].by, b->name);
+	}
+	space_overrides_free(o, n);
+	if (size > EQUIV_MAX) {
+		printf("note: %llu configurations: too many to list those GCC builds alike\n",
+		       (unsigned long long)size);
+		return;
+	}
+	seen = xcalloc((size_t)size + 1, sizeof(*seen));
+	for (uint64_t i = 0; i < size; i++) {
+		struct config cfg = CONFIG_INIT;
+		if (space_config(&cfg, sp, i) < 0)
+			break;
+		memcpy(seen[i].id, cfg.id, sizeof(seen[i].id));
+		seen[i].flags = cfg.flags;
+	}
+	qsort(seen, (size_t)size, sizeof(*seen), cmp_seen);
+	for (size_t i = 0; i < size;) {
+		size_t k = i + 1;
+		while (k < size && !strcmp(seen[k].id, seen[i].id))
+			k++;
+		if (k - i > 1) {
+			char *canon = gccopt_canonical(seen[i].flags);
+			groups++;
+			printf("GCC-equivalent (one configuration, %s):", seen[i].id);
+			for (size_t m = i; m < k; m++)
+				printf(" '%s'%s", seen[m].flags, m + 1 < k ? "," : "");
+			printf(" all build '%s'\n", canon);
+			free(canon);
+		}
+		i = k;
+	}
+	if (groups)
+		printf("note: %zu sets of GCC-equivalent flag strings: each is built and measured once\n",
+		       groups);
+	for (size_t i = 0; i < size; i++)
+		free(seen[i].flags);
+	free(seen);
+}
 
 int cmd_check(int argc, char **argv)
 {
@@ -85,6 +162,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (size > show)
 		printf("  ... %llu more\n", (unsigned long long)(size - show));
+	check_overrides(&s.space, size);
 	study_release(&s);
 	return EXIT_OK;
 }

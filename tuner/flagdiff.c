@@ -5,43 +5,25 @@
 #include <string.h>
 
 #include "tuner/flagdiff.h"
+#include "tuner/gccopt.h"
 #include "tuner/util.h"
 
 #define KEY_MAX 256
 
 void flagdiff_key(char *out, size_t len, const char *t)
 {
-	size_t n = strcspn(t, "=");
+	struct strbuf kind = STRBUF_INIT, setting = STRBUF_INIT;
 
-	if (t[0] == '-' && t[1] == 'O') {
-		snprintf(out, len, "-O");
-		return;
-	}
-	if (t[0] == '-' && (t[1] == 'f' || t[1] == 'm') && !strncmp(t + 2, "no-", 3)) {
-		snprintf(out, len, "-%c%.*s", t[1], (int)(n > 5 ? n - 5 : 0), t + 5);
-		return;
-	}
-	snprintf(out, len, "%.*s", (int)n, t);
+	gccopt_kind(&kind, &setting, t);
+	snprintf(out, len, "%s", strbuf_str(&kind));
+	strbuf_release(&kind);
+	strbuf_release(&setting);
 }
 
-/* Tokens of s split at blanks, malloced, into a growing array. */
+/* Words of s as GCC sees them (gccopt_words(), shell rules). */
 static size_t split(char ***out, const char *s)
 {
-	size_t n = 0, cap = 0;
-
-	*out = NULL;
-	while (*s) {
-		size_t len;
-
-		s += strspn(s, " \t\n");
-		len = strcspn(s, " \t\n");
-		if (!len)
-			break;
-		ALLOC_GROW(*out, n + 1, cap);
-		(*out)[n++] = xstrndup(s, len);
-		s += len;
-	}
-	return n;
+	return gccopt_words(out, s, 1);
 }
 
 /* Index of the last token of t[0..n) with key k, or -1. */

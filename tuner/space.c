@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/gccopt.h"
 #include "tuner/util.h"
 
 int space_add_dimension(struct space *s, const char *name,
@@ -49,53 +50,10 @@ uint64_t space_size(const struct space *s)
 	return n;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-char *flags_normalize(const char *flags)
-{
-	char **tok = NULL;
-	size_t n = 0, alloc = 0;
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = flags;
-
-	while (*p) {
-		const char *start;
-		while (is_space(*p))
-			p++;
-		if (!*p)
-			break;
-		start = p;
-		while (*p && !is_space(*p))
-			p++;
-		ALLOC_GROW(tok, n + 1, alloc);
-		tok[n++] = xstrndup(start, (size_t)(p - start));
-	}
-	if (n)
-		qsort(tok, n, sizeof(*tok), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || strcmp(tok[i], tok[i - 1])) {
-			if (sb.len)
-				strbuf_addch(&sb, ' ');
-			strbuf_addstr(&sb, tok[i]);
-		}
-	}
-	for (size_t i = 0; i < n; i++)
-		free(tok[i]);
-	free(tok);
-	return strbuf_detach(&sb);
-}
-
 void config_id(char out[17], const char *flags, enum pgo_mode pgo)
 {
-	char *norm = flags_normalize(flags);
+	/* Flags GCC treats alike are one configuration (gccopt.h). */
+	char *norm = gccopt_canonical(flags);
 	uint64_t h = hash64_str(HASH64_INIT, "tuner-config-1");
 
 	h = hash64_str(h, norm);
@@ -139,6 +97,74 @@ int space_config(struct config *out, const struct space *s, uint64_t index)
 	out->flags = strbuf_detach(&sb);
 	config_id(out->id, out->flags, out->pgo);
 	return 0;
+}
+
+/* Adds the overrides of the switches of a (dimension da, value va) by
+ * those of b (db, vb) when a's come first in "a b". */
+static void overrides_of(struct space_override **out, size_t *n, size_t *alloc,
+			 const char *a, size_t da, size_t va, const char *b, size_t db,
+			 size_t vb)
+{
+	char *joined = xasprintf("%s %s", a, b);
+	struct gccopt g, ga;
+
+	gccopt_parse(&g, joined);
+	gccopt_parse(&ga, a);
+	/* The first ga.n switches of g are a's (the words split alike). */
+	for (size_t i = 0; i < ga.n && i < g.n; i++) {
+		size_t w = g.sw[i].winner;
+		struct space_override *o;
+
+		if (w == i || !strcmp(g.sw[w].setting, g.sw[i].setting))
+			continue;
+		/* Between two values: only what b overrides (a's own
+		 * overrides are a's, reported once). */
+		if ((da != db || va != vb) && w < ga.n)
+			continue;
+		ALLOC_GROW(*out, *n + 1, *alloc);
+		o = &(*out)[(*n)++];
+		o->dim = da;
+		o->value = va;
+		o->by_dim = w < ga.n ? da : db;
+		o->by_value = w < ga.n ? va : vb;
+		o->flag = xstrdup(g.sw[i].word);
+		o->by = xstrdup(g.sw[w].word);
+	}
+	gccopt_release(&g);
+	gccopt_release(&ga);
+	free(joined);
+}
+
+size_t space_overrides(struct space_override **out, const struct space *s)
+{
+	size_t n = 0, alloc = 0;
+
+	*out = NULL;
+	for (size_t i = 0; i < s->ndims; i++) {
+		if (s->dims[i].kind != DIM_FLAGS)
+			continue;
+		for (size_t v = 0; v < s->dims[i].nvalues; v++) {
+			/* Within the value itself. */
+			overrides_of(out, &n, &alloc, s->dims[i].values[v], i, v, "", i, v);
+			for (size_t j = i + 1; j < s->ndims; j++) {
+				if (s->dims[j].kind != DIM_FLAGS)
+					continue;
+				for (size_t u = 0; u < s->dims[j].nvalues; u++)
+					overrides_of(out, &n, &alloc, s->dims[i].values[v], i, v,
+						     s->dims[j].values[u], j, u);
+			}
+		}
+	}
+	return n;
+}
+
+void space_overrides_free(struct space_override *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(o[i].flag);
+		free(o[i].by);
+	}
+	free(o);
 }
 
 void config_release(struct config *c)

@@ -12,37 +12,16 @@
  * artifact, or the lines a command prints, e.g. from a kernel's .cmd
  * files) and every requested flag is judged against each line here.
  *
- * The rule is GCC's for repeated switches: the last switch of a kind wins
- * (GCC manual, "Invoking GCC": "if you specify multiple options of the
- * same kind, the last one is the one that is effective"; opts-common.c
- * cancels an earlier -fX when -fno-X follows). In one line a requested
- * flag is
+ * The rule is GCC's for repeated switches: the last switch of a kind wins,
+ * with words and kinds as gccopt.h (the one model of GCC's options)
+ * defines them. In one line a requested flag is
  *   - in effect:  the last switch of its kind is the flag itself;
  *   - overridden: the last switch of its kind is another one (each such
  *                 one is reported: -freorder-blocks overriding
  *                 -fno-reorder-blocks; -Os or -O3 overriding -O2);
  *   - absent:     no switch of its kind appears.
- * Kinds:
- *   -O, -O0..-O3, -Os, -Oz, -Ofast, -Og      one kind (-O is -O1)
- *   -g, -g0..-g3                             one kind (-g is -g2)
- *   -fX, -fno-X, -fX=V (also -m and -W)      one kind per X: -falign-functions,
- *                                            -fno-align-functions and
- *                                            -falign-functions=32 contradict
- *   -fsanitize=V, ...-prefix-map=V, -Werror=V  one kind per X=V (they add up)
- *   --param=N=V ("--param N=V")              one kind per N
- *   -DN, -DN=V, -UN ("-D N")                 one kind per macro N
- *   -X=V otherwise (-std=c11)                one kind per X
- *   anything else                            itself: present or absent
- * Words are split as /bin/sh splits them (quotes, backslashes, no
- * expansion) for command lines, at white space for recorded switches;
- * separate-argument forms ("-D X", "--param N=V", "-include F") are
- * joined first, so "-D X" and "-DX" are one switch.
- *
- * Limits (not modelled): what an -O level or another flag implies or
- * clears (-O0 makes -fno-reorder-blocks moot; -fprofile-use enables
- * -fbranch-probabilities); -march vs -mcpu; comma lists (-fsanitize=a,b);
- * a -m option whose name itself starts with "no-"; tokens of a flag that
- * are not switches (no leading '-') are not judged.
+ * Limits: gccopt.h's (implied settings, -march vs -mcpu, comma lists);
+ * tokens of a flag that are not switches (no leading '-') are not judged.
  *
  * GCC does not record every switch in .GCC.command.line: preprocessor,
  * warning, driver and linker options (-D, -I, -W..., -pipe, -static, -o,

@@ -3,19 +3,14 @@
  * flagdiff: the differences between two flag strings, as changes that can
  * be applied one by one (for tuner blame).
  *
- * Each token is a switch with a key, the thing it sets, so that switches
- * that set the same thing are one change and GCC's "the last one wins"
- * holds:
- *   -O, -O0 .. -O3, -Os, -Oz, -Ofast, -Og     key "-O"
- *   -fno-NAME, -fNAME, -fNAME=V               key "-fNAME"
- *   -mno-NAME, -mNAME, -mNAME=V               key "-mNAME"
- *   -W and other -X=V                         the text before '='
- *   anything else                             the token itself
- * A string's value for a key is its last token with that key. A change is
- * a key whose value differs: added (absent in good), removed (absent in
- * bad) or changed. Tokens are split at blanks; a switch that takes its
- * argument as the next token ("-include FILE") is two tokens here, so keep
- * such arguments joined ("-include=FILE" style) or expect odd keys.
+ * Each token is a switch with a key, the thing it sets: its kind in
+ * gccopt.h (the one model of GCC's options), so that switches that set
+ * the same thing are one change and GCC's "the last one wins" holds, and
+ * values that add up (-fsanitize=address, -fsanitize=undefined) are
+ * changes of their own. A string's value for a key is its last token with
+ * that key. A change is a key whose value differs: added (absent in good),
+ * removed (absent in bad) or changed. Tokens are gccopt's words (shell
+ * rules, separate arguments joined: "-D X" is "-DX").
  */
 #ifndef TUNER_FLAGDIFF_H
 #define TUNER_FLAGDIFF_H

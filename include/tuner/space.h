@@ -64,12 +64,26 @@ uint64_t space_size(const struct space *s);
  * with config_release(). Returns 0, or -1 if index is out of range. */
 int space_config(struct config *out, const struct space *s, uint64_t index);
 
-/* Computes the stable id of a flag string and PGO mode. */
+/* Computes the stable id of a flag string and PGO mode: of its canonical
+ * form (gccopt_canonical()), so flags GCC treats alike share an id. */
 void config_id(char out[17], const char *flags, enum pgo_mode pgo);
 
-/* Normalized flag set: tokens sorted, deduplicated, joined by one space.
- * Caller frees with free(). */
-char *flags_normalize(const char *flags);
+/*
+ * A switch of one dimension's value that another dimension's value
+ * overrides wherever the two meet (gccopt: the last switch of a kind
+ * wins, and values join in dimension order): dims[dim].values[value]'s
+ * `flag` loses to dims[by_dim].values[by_value]'s `by`. by_dim == dim
+ * when a value overrides itself ("-O2 -O3").
+ */
+struct space_override {
+	size_t dim, value, by_dim, by_value;
+	char *flag, *by; /* malloced */
+};
+
+/* Every override among the dimensions' values, in dimension order. *out
+ * is malloced (space_overrides_free()); returns the count. */
+size_t space_overrides(struct space_override **out, const struct space *s);
+void space_overrides_free(struct space_override *o, size_t n);
 
 void config_release(struct config *c);
 void space_release(struct space *s);

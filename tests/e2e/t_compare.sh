@@ -89,6 +89,19 @@ set -e
 [ $rc -eq 2 ] && grep -q 'needs the study.s train command' "$TMPDIR/err" ||
 	fail "PGO without a train command: exit $rc, $(cat "$TMPDIR/err")"
 
+# GCC's last -O wins (gccopt): "-O3 -O2" builds -O2 and "-O2 -O3" -O3, two
+# configurations to compare; "-O3 -O2" against "-O2" is one, refused.
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "-O3 -O2" --b "-O2 -O3" --repeats 2 --layout-sd 0 \
+	--results "$TMPDIR/cO" >"$TMPDIR/oO" 2>"$TMPDIR/err" ||
+	fail "compare '-O3 -O2' with '-O2 -O3': $(cat "$TMPDIR/err")"
+[ "$(count_records "$TMPDIR/cO/journal.jsonl" build)" -eq 2 ] || fail "'-O3 -O2' vs '-O2 -O3': not two builds"
+set +e
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "-O3 -O2" --b "-O2" >/dev/null 2>"$TMPDIR/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q 'the same flags' "$TMPDIR/err" ||
+	fail "'-O3 -O2' vs '-O2' (GCC builds -O2 for both): exit $rc, $(cat "$TMPDIR/err")"
+
 # One layout seed a side and nothing assumed: compare cannot tell flags
 # from layout luck, whatever the numbers.
 "$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --results "$TMPDIR/c2" >"$TMPDIR/o2"

@@ -31,8 +31,12 @@ static void test_flagdiff__keys(void **state)
 	key_is("-fno-align-functions", "-falign-functions");
 	key_is("-mno-thumb", "-mthumb");
 	key_is("-march=armv7-a", "-march");
-	key_is("-DNB_PAD=3", "-DNB_PAD");
+	key_is("-DNB_PAD=3", "-D:NB_PAD");
+	key_is("-UNB_PAD", "-D:NB_PAD");
 	key_is("-g", "-g");
+	/* Values that add up are keys of their own (gccopt). */
+	key_is("-fsanitize=address", "-fsanitize=address");
+	key_is("-fno-sanitize=address", "-fsanitize=address");
 }
 
 static void apply_is(const struct flagdiff *d, const size_t *set, size_t n, const char *want)
@@ -49,6 +53,20 @@ static void describe_is(const struct flagdiff *d, size_t i, const char *want)
 
 	assert_string_equal(s, want);
 	free(s);
+}
+
+/* Blame from ASan to ASan + UBSan adds UBSan: it does not replace ASan. */
+static void test_flagdiff__sanitizers_add_up(void **state)
+{
+	struct flagdiff d;
+	size_t all[] = { 0 };
+
+	(void)state;
+	flagdiff_compute(&d, "-O2 -fsanitize=address", "-O2 -fsanitize=address -fsanitize=undefined");
+	assert_int_equal(d.nchanges, 1);
+	describe_is(&d, 0, "add -fsanitize=undefined");
+	apply_is(&d, all, 1, "-O2 -fsanitize=address -fsanitize=undefined");
+	flagdiff_release(&d);
 }
 
 static void test_flagdiff__five_four_story(void **state)
@@ -107,6 +125,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flagdiff__keys),
+		cmocka_unit_test(test_flagdiff__sanitizers_add_up),
 		cmocka_unit_test(test_flagdiff__five_four_story),
 		cmocka_unit_test(test_flagdiff__changed_added_overridden),
 		cmocka_unit_test(test_flagdiff__same_and_empty),

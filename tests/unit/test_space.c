@@ -110,15 +110,19 @@ static void test_space__pgo_changes_id(void **state)
 	assert_string_equal(a, b);
 }
 
+/* Ids follow GCC: the last -O wins, order between kinds does not count. */
 static void test_space__normalize(void **state)
 {
-	char *n = flags_normalize("  -O2 -fno-tree-ch\t-O2  -Os ");
+	char a[17], b[17];
 
-	assert_string_equal(n, "-O2 -Os -fno-tree-ch");
-	free(n);
-	n = flags_normalize("");
-	assert_string_equal(n, "");
-	free(n);
+	config_id(a, "  -O2 -fno-tree-ch\t-O2  -Os ", PGO_OFF);
+	config_id(b, "-fno-tree-ch -Os", PGO_OFF);
+	assert_string_equal(a, b);
+	config_id(a, "-O3 -O2", PGO_OFF);
+	config_id(b, "-O2 -O3", PGO_OFF);
+	assert_string_not_equal(a, b);
+	config_id(b, "-O2", PGO_OFF);
+	assert_string_equal(a, b);
 }
 
 static void test_space__flags_byte_for_byte(void **state)

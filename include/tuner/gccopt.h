@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gccopt: what a flag string means to GCC. The one model of it that
+ * configuration ids, compare, blame, bisect and the applied-flag check
+ * share.
+ *
+ * Words: split at white space (GCC's recorded switches) or as /bin/sh
+ * splits them (quotes, backslashes, no expansion: TUNER_FLAGS and command
+ * lines); a switch whose argument may be the next word is joined with it
+ * ("-D X" is "-DX", "--param N=V" is "--param=N=V").
+ *
+ * Kinds: each switch sets one thing, its kind, to a setting; of the
+ * switches of one kind the last is in effect (GCC manual, "Invoking GCC":
+ * "if you specify multiple options of the same kind, the last one is the
+ * one that is effective"):
+ *   -O, -O0..-O3, -Os, -Oz, -Ofast, -Og      one kind (-O is -O1)
+ *   -g, -g0..-g3                             one kind (-g is -g2)
+ *   -fX, -fno-X, -fX=V (also -m and -W)      one kind per X: -falign-functions,
+ *                                            -fno-align-functions and
+ *                                            -falign-functions=32 contradict
+ *   -fsanitize=V, ...-prefix-map=V, -Werror=V  one kind per X=V (they add up)
+ *   --param=N=V                              one kind per N
+ *   -DN, -DN=V, -UN                          one kind per macro N
+ *   -X=V otherwise (-std=c11)                one kind per X
+ *   anything else (-I dirs, unknown words)   itself, kept verbatim
+ *
+ * Limits (not modelled): what an -O level or another flag implies or
+ * clears (-O0 makes -fno-reorder-blocks moot; -fprofile-use enables
+ * -fbranch-probabilities); -march vs -mcpu; -marm vs -mthumb (two
+ * kinds); comma lists (-fsanitize=a,b);
+ * -Wall's group against its members; a -m option whose name starts with
+ * "no-". Pure: no I/O; all strings malloced and owned by the structs.
+ */
+#ifndef TUNER_GCCOPT_H
+#define TUNER_GCCOPT_H
+
+#include <stddef.h>
+
+#include "tuner/util.h"
+
+/* The words of s: split (shell rules if shell, else at white space),
+ * separate arguments joined. *out is a malloced array of malloced
+ * strings (gccopt_words_free()); returns the count. */
+size_t gccopt_words(char ***out, const char *s, int shell);
+void gccopt_words_free(char **w, size_t n);
+
+/*
+ * The kind of word w and its setting within the kind, into kind and
+ * setting (reset first): two switches of one kind contradict unless
+ * their settings are equal. A word that is not a switch (no leading '-')
+ * is a kind of its own with an empty setting.
+ */
+void gccopt_kind(struct strbuf *kind, struct strbuf *setting, const char *w);
+
+struct gccopt_switch {
+	char *word;          /* as given, separate arguments joined */
+	char *kind, *setting;
+	size_t winner;       /* index of the switch of its kind in effect: the
+	                        last one (itself when it is in effect) */
+};
+
+/* A flag string as GCC sees it. */
+struct gccopt {
+	struct gccopt_switch *sw; /* in the order given */
+	size_t n;
+};
+
+/* Parses flags (TUNER_FLAGS: shell rules). Release with gccopt_release().
+ * Never fails (allocation failure aborts). */
+void gccopt_parse(struct gccopt *out, const char *flags);
+void gccopt_release(struct gccopt *g);
+
+/* The switch in effect of the kind of word w in g, or NULL. */
+const struct gccopt_switch *gccopt_effective(const struct gccopt *g, const char *w);
+
+/*
+ * The canonical form of flags: the switches in effect (one per kind),
+ * -O and -g levels spelt -O<n> and -g<n>, sorted; the words whose order matters
+ * to GCC whatever their kinds (-I and other search paths, words that are
+ * not switches) after them, in their own order. Two flag strings GCC
+ * treats alike (as far as this model sees) have the same canonical form.
+ * Caller frees with free().
+ */
+char *gccopt_canonical(const char *flags);
+
+/* 1 if GCC builds a and b alike (same canonical form), else 0. */
+int gccopt_equal(const char *a, const char *b);
+
+#endif

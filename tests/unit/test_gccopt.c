@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * gccopt: a table of flag strings and what GCC makes of them (the
+ * canonical form; GCC-equal or not), and which switch overrides which.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tuner/gccopt.h"
+
+static const struct {
+	const char *flags, *canonical;
+} canon[] = {
+	{ "", "" },
+	{ "  -O2   -O2 ", "-O2" },
+	{ "-O3 -O2", "-O2" },                       /* the last -O wins */
+	{ "-O2 -O3", "-O3" },
+	{ "-Os -O2", "-O2" },
+	{ "-O2 -Os", "-Os" },
+	{ "-O", "-O1" },
+	{ "-O2 -Ofast", "-Ofast" },
+	{ "-g -O2", "-O2 -g2" },
+	{ "-g3 -g0", "-g0" },
+	{ "-fno-tree-ch -O2", "-O2 -fno-tree-ch" },
+	{ "-fno-reorder-blocks -freorder-blocks", "-freorder-blocks" },
+	{ "-freorder-blocks -fno-reorder-blocks", "-fno-reorder-blocks" },
+	{ "-falign-functions=16 -falign-functions=32", "-falign-functions=32" },
+	{ "-falign-functions=32 -fno-align-functions", "-fno-align-functions" },
+	{ "-fno-align-functions -falign-functions", "-falign-functions" },
+	{ "-fsanitize=undefined -fsanitize=address", "-fsanitize=address -fsanitize=undefined" },
+	{ "-fsanitize=address -fno-sanitize=address", "-fno-sanitize=address" },
+	{ "-DX=1 -DX=2", "-DX=2" },
+	{ "-DX -UX", "-UX" },
+	{ "-D X -D Y=2", "-DX -DY=2" },
+	{ "--param max-unroll-times=4", "--param=max-unroll-times=4" },
+	{ "--param=a=1 --param=a=2", "--param=a=2" },
+	{ "--param=b=2 --param=a=1", "--param=a=1 --param=b=2" },
+	{ "-mcpu=cortex-a9 -mcpu=cortex-a7", "-mcpu=cortex-a7" },
+	{ "-mno-unaligned-access -munaligned-access", "-munaligned-access" },
+	{ "-Werror=format -Werror=unused", "-Werror=format -Werror=unused" },
+	{ "-Wall -Wno-all", "-Wno-all" },
+	{ "-std=c11 -std=gnu11", "-std=gnu11" },
+	{ "-flto=4 -flto=auto", "-flto=auto" },
+	{ "-fprofile-use -fno-profile-use", "-fno-profile-use" },
+	{ "-I b -I a -O2", "-O2 -Ib -Ia" },         /* search order stays */
+	{ "zz -O2 aa", "-O2 zz aa" },              /* not switches: verbatim */
+	{ "'-DMSG=a b' -O2", "-DMSG=a b -O2" },     /* shell words */
+	{ "-O2 -fno-reorder-blocks -fno-tree-ch -falign-functions=32",
+	  "-O2 -falign-functions=32 -fno-reorder-blocks -fno-tree-ch" },
+};
+
+static void test_gccopt__canonical(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(canon) / sizeof(canon[0]); i++) {
+		char *c = gccopt_canonical(canon[i].flags);
+
+		if (strcmp(c, canon[i].canonical))
+			fail_msg("'%s': canonical '%s', want '%s'", canon[i].flags, c,
+				 canon[i].canonical);
+		free(c);
+	}
+}
+
+static const struct {
+	const char *a, *b;
+	int equal;
+} pairs[] = {
+	{ "-O3 -O2", "-O2 -O3", 0 },  /* compare refused these as the same */
+	{ "-O3 -O2", "-O2", 1 },
+	{ "-O", "-O1", 1 },
+	{ "-g", "-g2", 1 },
+	{ "-O2 -fno-tree-ch", "-fno-tree-ch -O2", 1 },
+	{ "-fsanitize=address -fsanitize=undefined", "-fsanitize=undefined -fsanitize=address", 1 },
+	{ "-fsanitize=address", "-fsanitize=address -fsanitize=undefined", 0 },
+	{ "-D X", "-DX", 1 },
+	{ "-DX", "-DX=1", 0 },         /* not modelled: -DX defines it as 1 */
+	{ "--param n=1", "--param=n=1", 1 },
+	{ "-Ia -Ib", "-Ib -Ia", 0 },
+	{ "-falign-functions=32", "-falign-functions=64", 0 },
+	{ "-fno-reorder-blocks -freorder-blocks", "", 0 }, /* explicit vs default */
+	{ "-O2 -O2", "-O2", 1 },
+	{ "", "", 1 },
+};
+
+static void test_gccopt__equal(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (gccopt_equal(pairs[i].a, pairs[i].b) != pairs[i].equal)
+			fail_msg("'%s' vs '%s': equal %d, want %d", pairs[i].a, pairs[i].b,
+				 !pairs[i].equal, pairs[i].equal);
+}
+
+/* Which switch is in effect, and which overrides which. */
+static void test_gccopt__overrides(void **state)
+{
+	struct gccopt g;
+	const struct gccopt_switch *s;
+
+	(void)state;
+	gccopt_parse(&g, "-O2 -fno-reorder-blocks -O3 -freorder-blocks -fsanitize=address");
+	assert_int_equal(g.n, 5);
+	assert_int_equal(g.sw[0].winner, 2);   /* -O2 overridden by -O3 */
+	assert_int_equal(g.sw[1].winner, 3);   /* -fno-reorder-blocks by -freorder-blocks */
+	assert_int_equal(g.sw[2].winner, 2);
+	assert_int_equal(g.sw[4].winner, 4);
+	s = gccopt_effective(&g, "-Os");
+	assert_non_null(s);
+	assert_string_equal(s->word, "-O3");
+	assert_null(gccopt_effective(&g, "-fno-tree-ch"));
+	s = gccopt_effective(&g, "-fno-sanitize=address");
+	assert_non_null(s);
+	assert_string_equal(s->word, "-fsanitize=address");
+	assert_null(gccopt_effective(&g, "-fsanitize=undefined"));
+	gccopt_release(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gccopt__canonical),
+		cmocka_unit_test(test_gccopt__equal),
+		cmocka_unit_test(test_gccopt__overrides),
+	};
+
+	return cmocka_run_group_tests_name("gccopt", tests, NULL, NULL);
+}
