@@ -7,6 +7,7 @@
 #define EXIT_OK 0
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
+#define EXIT_FAILED 3 /* run: done, but configurations failed */
 #define EXIT_INTERRUPTED 130
 
 #include <getopt.h>

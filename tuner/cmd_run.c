@@ -26,17 +26,83 @@ const char run_usage[] =
 	"                     (default: the committed revision only)\n"
 	"      --results DIR  where results go (default: results/<study>)\n"
 	"      --all          list every configuration, not only the Pareto set\n"
+	"      --retry-failed build again what failed to build, measure again what\n"
+	"                     failed to measure (a failure is otherwise a result)\n"
 	"  -q, --quiet        no progress on stderr\n"
 	"      --stats        print the tuner's own CPU time per evaluation\n"
 	"  -h, --help         this text\n\n"
 	"Ctrl-C stops launching work, kills running commands, keeps every finished\n"
 	"result in the journal and exits 130; run again to resume.\n\n"
-	"Exit status: 0 done, 1 error, 2 bad study file or option, 130 interrupted.\n";
+	"Exit status: 0 done, 1 error, 2 bad study file or option, 3 done but\n"
+	"some configurations failed to build or measure (each listed with its log),\n"
+	"130 interrupted.\n";
 
 static int bad_number(const char *opt, const char *arg)
 {
 	fprintf(stderr, "tuner: run: %s takes a whole number, not '%s'\n", opt, arg);
 	return EXIT_USAGE;
+}
+
+/* A configuration that failed: its build or its measurement. */
+static int failed(const struct config_result *c)
+{
+	return strcmp(c->status, "ok") && strcmp(c->status, "incomplete");
+}
+
+/*
+ * The configurations that failed, how many of each kind, and the log of
+ * each (the reasons are in it and in journal.jsonl). Returns how many.
+ */
+static size_t failure_summary(const struct study *s, const struct run_result *res)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < res->nconfigs; c++)
+		n += (size_t)failed(&res->configs[c]);
+	if (!n)
+		return 0;
+	printf("\nfailed: %zu of %zu configuration%s", n, res->nconfigs,
+	       res->nconfigs == 1 ? "" : "s");
+	for (size_t c = 0, shown = 0; c < res->nconfigs; c++) {
+		const char *st = res->configs[c].status;
+		size_t k = 0;
+		int first = 1;
+
+		if (!failed(&res->configs[c]))
+			continue;
+		for (size_t d = 0; d < c; d++)
+			first &= !(failed(&res->configs[d]) && !strcmp(res->configs[d].status, st));
+		if (!first)
+			continue;
+		for (size_t d = c; d < res->nconfigs; d++)
+			k += failed(&res->configs[d]) && !strcmp(res->configs[d].status, st);
+		printf("%s%zu %s", shown++ ? ", " : " (", k, st);
+	}
+	printf("); `tuner run --retry-failed` tries them again:\n");
+	for (size_t c = 0; c < res->nconfigs; c++) {
+		const struct config_result *cr = &res->configs[c];
+
+		if (!failed(cr))
+			continue;
+		printf("  %s  %s  [%s]\n", cr->id, *cr->flags ? cr->flags : "(no flags)", cr->status);
+		for (size_t k = 0; k < cr->nbuilds; k++) {
+			if (strcmp(cr->status, "measure-failed")) {
+				printf("    %s/build.log\n", cr->build_dirs[k]);
+				continue;
+			}
+			if (cr->same_code_as[0]) {
+				printf("    measured as %s (the same code): its logs\n",
+				       cr->same_code_as);
+				break;
+			}
+			for (size_t t = 0; t < s->ntestbeds; t++) {
+				char *log = run_measure_log(cr->build_dirs[k], s->testbeds[t]);
+				printf("    %s\n", log);
+				free(log);
+			}
+		}
+	}
+	return n;
 }
 
 /* Runs the study and prints its results; returns the exit code. */
@@ -85,6 +151,8 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 			evals, res.wall, res.cpu_self,
 			evals ? res.cpu_self * 1e3 / (double)evals : 0.0);
 	}
+	if (!res.interrupted && failure_summary(s, &res) && ret == EXIT_OK)
+		ret = EXIT_FAILED;
 	if (res.interrupted)
 		ret = EXIT_INTERRUPTED;
 	free(json);
@@ -95,7 +163,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS };
+	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
@@ -105,6 +173,7 @@ int cmd_run(int argc, char **argv)
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "retry-failed", no_argument, NULL, OPT_RETRY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -148,6 +217,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_STATS:
 			stats = 1;
+			break;
+		case OPT_RETRY:
+			opts.retry_failed = 1;
 			break;
 		case ':':
 			fprintf(stderr, "tuner: run: %s needs a value\n", argv[optind - 1]);

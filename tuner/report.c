@@ -107,14 +107,19 @@ static const char *front_mark(const struct config_result *c)
 	return c->tied ? "~" : "*";
 }
 
-/* Objectives whose every configuration has at most one sample: the front
- * could not see their noise. */
+/* Objectives whose every configuration has at most one sample, and some
+ * one: the front could not see their noise. (None at all: every build or
+ * measurement failed, and there was nothing to compare.) */
 static int single_samples(const struct run_result *r, size_t i)
 {
-	for (size_t c = 0; c < r->nconfigs; c++)
+	int some = 0;
+
+	for (size_t c = 0; c < r->nconfigs; c++) {
 		if (r->configs[c].obj[i].n > 1)
 			return 0;
-	return 1;
+		some |= r->configs[c].obj[i].n == 1;
+	}
+	return some;
 }
 
 static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied)

@@ -190,6 +190,7 @@ static void share(struct sched *sc, struct unit *u)
 
 	u->lead = u;
 	u->pooled = xcalloc(s->ntestbeds, sizeof(*u->pooled));
+	u->uncounted = xcalloc(s->ntestbeds, sizeof(*u->uncounted));
 	memcpy(u->code, u->build->code, sizeof(u->code));
 	if (s->share_same_code && !u->code[0] && u->build->artifact &&
 	    code_id(u->code, u->build->artifact) < 0) {
@@ -202,16 +203,18 @@ static void share(struct sched *sc, struct unit *u)
 			lead = v;
 	}
 	for (size_t t = 0; t < s->ntestbeds; t++) {
-		size_t have = run_count_measures(u, t);
+		size_t have, n = run_count_records(u, t, &have);
 
 		atomic_fetch_add(&sc->ctx->measures_cached,
 				 have < s->repeats_min ? have : s->repeats_min);
 		if (lead && lead < u) {
 			lead->pooled[t] += (unsigned)have;
 		} else {
-			u->next[t] = (unsigned)have;
+			/* New runs get new indices after every record. */
+			u->next[t] = (unsigned)n;
+			u->uncounted[t] = (unsigned)(n - have);
 			if (lead) {
-				u->pooled[t] = lead->next[t] + lead->pooled[t];
+				u->pooled[t] = lead->next[t] - lead->uncounted[t] + lead->pooled[t];
 				lead->pooled[t] = 0;
 			}
 		}
@@ -287,7 +290,7 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 			if (!unit_ok(u) || !u->lead)
 				continue;
 			u = u->lead;
-			if (u->next[t] + u->pooled[t] >= upto)
+			if (u->next[t] - u->uncounted[t] + u->pooled[t] >= upto)
 				continue;
 			if (u == prev) {
 				if (!sc->unbuilt || stopping(sc->ctx))
@@ -507,6 +510,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		ctx.srcs[r] = (struct gitsrc)GITSRC_INIT;
 	ctx.jobs_per_build = cpu_count() / jobs ? cpu_count() / jobs : 1;
+	ctx.retry_failed = opts->retry_failed;
 	progress_init(&prog, (enum progress_mode)opts->progress);
 
 	/* Bad input fails before anything is created. */
@@ -598,6 +602,7 @@ out:
 		free(units[i].next);
 		free(units[i].twins);
 		free(units[i].pooled);
+		free(units[i].uncounted);
 	}
 	free(units);
 	free(workers);

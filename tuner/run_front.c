@@ -42,19 +42,28 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 		push(b, u->build->size, u->seed);
 		return;
 	}
-	/* The same code's samples, pooled: they are of the same program. */
+	/* The same code's samples, pooled: they are of the same program. A
+	 * failed measurement is a sample (NaN) unless repeats.min have
+	 * succeeded (taken again: --retry-failed). */
 	for (size_t g = 0; g <= lead->ntwins; g++) {
 		const struct unit *v = g ? lead->twins[g - 1] : lead;
 
-		n = journal_measures(ctx->j, v->key, NULL, &recs);
-		for (size_t i = 0; i < n; i++) {
-			if (recs[i]->run >= limit)
-				continue;
-			for (size_t k = 0; k < recs[i]->nvalues; k++)
-				if (!strcmp(recs[i]->names[k], o->name))
-					push(b, recs[i]->values[k], u->seed);
+		for (size_t t = 0; t < ctx->s->ntestbeds; t++) {
+			size_t ok = 0;
+
+			n = journal_measures(ctx->j, v->key, ctx->s->testbeds[t], &recs);
+			for (size_t i = 0; i < n; i++)
+				ok += recs[i]->ok != 0;
+			for (size_t i = 0; i < n; i++) {
+				if (recs[i]->run >= limit ||
+				    (!recs[i]->ok && ok >= ctx->s->repeats_min))
+					continue;
+				for (size_t k = 0; k < recs[i]->nvalues; k++)
+					if (!strcmp(recs[i]->names[k], o->name))
+						push(b, recs[i]->values[k], u->seed);
+			}
+			free(recs);
 		}
-		free(recs);
 	}
 }
 

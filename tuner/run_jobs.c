@@ -29,12 +29,31 @@ int run_has_measure(const struct study *s)
 	return 0;
 }
 
-size_t run_count_measures(struct unit *u, size_t t)
+/* All records of u on testbed t, and how many succeeded. */
+static size_t records(struct unit *u, size_t t, size_t *ok)
 {
 	const struct measure_record **recs;
 	size_t n = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], &recs);
 
+	*ok = 0;
+	for (size_t i = 0; i < n; i++)
+		*ok += recs[i]->ok != 0;
 	free(recs);
+	return n;
+}
+
+size_t run_count_measures(struct unit *u, size_t t)
+{
+	size_t ok, n = records(u, t, &ok);
+
+	return ok >= u->ctx->s->repeats_min ? ok : n;
+}
+
+size_t run_count_records(struct unit *u, size_t t, size_t *counted)
+{
+	size_t ok, n = records(u, t, &ok);
+
+	*counted = u->ctx->retry_failed || ok >= u->ctx->s->repeats_min ? ok : n;
 	return n;
 }
 
@@ -67,15 +86,17 @@ int run_measures_complete(struct unit *u)
 	return measured(u, u->ctx->s->repeats_min);
 }
 
-static char *safe_name(const char *name)
+char *run_measure_log(const char *build_dir, const char *testbed)
 {
-	char *n = xstrdup(name);
+	char *n = xstrdup(testbed), *log;
 
 	for (char *p = n; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
 		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
 			*p = '_';
-	return n;
+	log = xasprintf("%s/measure-%s.log", build_dir, n);
+	free(n);
+	return log;
 }
 
 /*
@@ -107,8 +128,7 @@ static void measure_once(struct mjob *m)
 	struct run_ctx *ctx = u->ctx;
 	const struct study *s = ctx->s;
 	const char *testbed = s->testbeds[m->testbed];
-	char *tb = safe_name(testbed);
-	char *log = xasprintf("%s/measure-%s.log", u->dir, tb);
+	char *log = run_measure_log(u->dir, testbed);
 	struct cmd_env e = { 0 };
 	struct measure_record rec = { 0 };
 	struct runner r = RUNNER_INIT;
@@ -188,7 +208,6 @@ out:
 	strbuf_release(&err);
 	env_free(env);
 	free(log);
-	free(tb);
 }
 
 void run_measure_job(void *arg, int cancelled)
@@ -214,9 +233,10 @@ void run_build_job(void *arg, int cancelled)
 	/*
 	 * Reuse a recorded build unless its artifact is gone and it may still
 	 * have measuring to do (the race may want up to repeats.max). A
-	 * failed build is a result: not retried.
+	 * failed build is a result: not retried, unless --retry-failed.
 	 */
-	if (prev && (prev->status != BUILD_OK || measured(u, ctx->s->repeats_max) ||
+	if (prev && (prev->status != BUILD_OK ? !ctx->retry_failed :
+		     measured(u, ctx->s->repeats_max) ||
 		     (prev->artifact && stat(prev->artifact, &st) == 0))) {
 		u->build = prev;
 		atomic_fetch_add(&ctx->builds_cached, 1);

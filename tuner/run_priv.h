@@ -45,6 +45,9 @@ struct unit {
 	struct unit **twins; /* lead only: the others, ntwins of them */
 	size_t ntwins, twins_alloc;
 	unsigned *pooled;  /* lead only, per testbed: the twins' own runs */
+	/* Per testbed: its records that do not count as runs (failed ones
+	 * that --retry-failed takes again); next[t] - uncounted[t] do. */
+	unsigned *uncounted;
 };
 
 struct run_ctx {
@@ -55,6 +58,7 @@ struct run_ctx {
 	size_t nsrcs;
 	unsigned jobs_per_build;
 	char *cache_dir; /* <results>/cache: TUNER_CACHE of every build */
+	int retry_failed; /* run_opts.retry_failed */
 	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
@@ -75,8 +79,16 @@ struct mjob {
 /* ---- run_jobs.c ---- */
 
 int run_has_measure(const struct study *s);
-/* Measurements the journal holds for u on testbed t. */
+/*
+ * Measurements of u on testbed t that count as results: the ones that
+ * succeeded once measure.repeats.min have, else all (a failure is a
+ * result). run_front.c's samples follow the same rule.
+ */
 size_t run_count_measures(struct unit *u, size_t t);
+/* Records of u on testbed t (the next run index), and how many of them
+ * the scheduler counts as done: run_count_measures(), or only the ones
+ * that succeeded with --retry-failed. */
+size_t run_count_records(struct unit *u, size_t t, size_t *counted);
 /* u has at least measure.repeats.min measurements on every testbed. */
 int run_measures_complete(struct unit *u);
 /* Measurements on testbed t of u and the units sharing them (its lead and

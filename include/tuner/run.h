@@ -72,8 +72,16 @@ struct run_opts {
 	 */
 	const char *const *revs;
 	size_t nrevs;
+	/* Builds that failed are built again and failed measurements taken
+	 * again (until measure.repeats.min succeed); otherwise a failure is
+	 * a result, kept. */
+	int retry_failed;
 };
-#define RUN_OPTS_INIT { 0, 0, 0, 0, 0, 0, NULL, 0, NULL, 0 }
+#define RUN_OPTS_INIT { .jobs = 0 }
+
+/* The log of the measurements of the build in build_dir on testbed (its
+ * name made safe for a file name). Caller frees with free(). */
+char *run_measure_log(const char *build_dir, const char *testbed);
 
 /* Every sample of one objective and the layout seed of its build. */
 struct run_samples {
