@@ -113,7 +113,8 @@ int cmd_check(int argc, char **argv)
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+	/* Options before or after the study file, as for run. */
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_u64(&show, optarg) < 0) {
@@ -121,6 +122,9 @@ int cmd_check(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case ':':
+			fprintf(stderr, "tuner: check: %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
 		default:
 			fprintf(stderr, "tuner: check: unknown option '%s' (see 'tuner check --help')\n",
 				argv[optind - 1]);

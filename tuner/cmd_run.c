@@ -189,13 +189,21 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (parse_u64(&v, optarg) < 0 || v == 0 || v > 1024)
-				return bad_number("--jobs", optarg);
+			/* As the other commands say it (cmd_measure_option). */
+			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 1024) {
+				fprintf(stderr, "tuner: run: --jobs takes a whole number from 1 to 1024, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
 			opts.jobs = (unsigned)v;
 			break;
 		case OPT_BUDGET:
 			if (parse_u64(&opts.budget, optarg) < 0)
 				return bad_number("--budget", optarg);
+			if (opts.budget == 0) {
+				fprintf(stderr, "tuner: run: --budget must be at least 1 (leave it out for the whole space)\n");
+				return EXIT_USAGE;
+			}
 			opts.has_budget = 1;
 			break;
 		case OPT_SEED:

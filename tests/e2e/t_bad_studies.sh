@@ -54,3 +54,23 @@ for f in missing.yaml adir.yaml; do
 	*) fail "check $f: got '$out'" ;;
 	esac
 done
+
+# Options: after the study file as before it; counts that cannot be.
+good=$repo/good.yaml
+cp "$ROOT/tests/fixtures/good-minimal.yaml" "$good"
+git -C "$repo" add good.yaml && git -C "$repo" commit -q -m good
+"$TUNER" check "$good" --show 1 >"$TMPDIR/show" 2>&1 || fail "check FILE --show 1: $(cat "$TMPDIR/show")"
+[ "$(grep -c '^  [0-9a-f]\{16\}  pgo=' "$TMPDIR/show")" -eq 1 ] || fail "--show 1 after the file: $(cat "$TMPDIR/show")"
+# expect_usage MESSAGE ARGS...: exit 2 and MESSAGE on stderr
+expect_usage() {
+	local want=$1 out rc
+	shift
+	set +e
+	out=$("$TUNER" "$@" 2>&1 >/dev/null)
+	rc=$?
+	set -e
+	[ $rc -eq 2 ] && [ "$out" = "$want" ] || fail "tuner $*: exit $rc, '$out' (want '$want')"
+}
+expect_usage "tuner: run: --jobs takes a whole number from 1 to 1024, not '0'" run -j 0 "$good"
+expect_usage "tuner: run: --budget must be at least 1 (leave it out for the whole space)" run --budget 0 "$good"
+expect_usage "tuner: check: --show needs a value" check "$good" --show
