@@ -103,48 +103,28 @@ static int unrecordable(const char *w)
 
 /* ---- analysis ---- */
 
-/* One word of a line, with its kind and setting worked out once. */
-struct judged_word {
-	const char *text;
-	char *kind, *setting;
-};
-
 static void judge_line(struct applied *a, const char *line, int recorded)
 {
 	struct strbuf kind = STRBUF_INIT, setting = STRBUF_INIT;
-	char **w;
-	size_t n = applied_words(&w, line, recorded);
-	struct judged_word *jw = xcalloc(n + 1, sizeof(*jw));
+	struct gccopt g;
 
-	for (size_t i = 0; i < n; i++) {
-		gccopt_kind(&kind, &setting, w[i]);
-		jw[i].text = w[i];
-		jw[i].kind = xstrdup(strbuf_str(&kind));
-		jw[i].setting = xstrdup(strbuf_str(&setting));
-	}
+	gccopt_parse(&g, line, !recorded);
 	for (size_t k = 0; k < a->nflags; k++) {
 		struct applied_flag *f = &a->flags[k];
-		const struct judged_word *last = NULL;
+		const struct gccopt_switch *last;
 
 		gccopt_kind(&kind, &setting, f->flag);
-		for (size_t i = 0; i < n; i++)
-			if (!strcmp(jw[i].kind, strbuf_str(&kind)))
-				last = &jw[i];
+		last = gccopt_last_of_kind(&g, strbuf_str(&kind));
 		if (!last)
 			continue;
 		if (!strcmp(last->setting, strbuf_str(&setting))) {
 			f->in_effect++;
 		} else {
 			f->overridden++;
-			add_overriders(&f->overridden_by, last->text);
+			add_overriders(&f->overridden_by, last->word);
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		free(jw[i].kind);
-		free(jw[i].setting);
-	}
-	free(jw);
-	applied_lines_free(w, n);
+	gccopt_release(&g);
 	strbuf_release(&kind);
 	strbuf_release(&setting);
 }

@@ -20,12 +20,6 @@ void flagdiff_key(char *out, size_t len, const char *t)
 	strbuf_release(&setting);
 }
 
-/* Words of s as GCC sees them (gccopt_words(), shell rules). */
-static size_t split(char ***out, const char *s)
-{
-	return gccopt_words(out, s, 1);
-}
-
 /* Index of the last token of t[0..n) with key k, or -1. */
 static long last_with_key(char **t, size_t n, const char *k)
 {
@@ -73,9 +67,9 @@ void flagdiff_compute(struct flagdiff *out, const char *good, const char *bad)
 	long j;
 
 	memset(out, 0, sizeof(*out));
-	out->ngood = split(&out->good, good);
+	out->ngood = gccopt_words(&out->good, good, 1);
 	out->ngood = effective(out->good, out->ngood);
-	nb = split(&b, bad);
+	nb = gccopt_words(&b, bad, 1);
 	nb = effective(b, nb);
 	for (size_t i = 0; i < out->ngood; i++) {
 		flagdiff_key(key, sizeof(key), out->good[i]);
@@ -88,16 +82,12 @@ void flagdiff_compute(struct flagdiff *out, const char *good, const char *bad)
 		if (last_with_key(out->good, out->ngood, key) < 0)
 			add_change(out, key, NULL, b[i]);
 	}
-	for (size_t i = 0; i < nb; i++)
-		free(b[i]);
-	free(b);
+	gccopt_words_free(b, nb);
 }
 
 void flagdiff_release(struct flagdiff *d)
 {
-	for (size_t i = 0; i < d->ngood; i++)
-		free(d->good[i]);
-	free(d->good);
+	gccopt_words_free(d->good, d->ngood);
 	for (size_t i = 0; i < d->nchanges; i++) {
 		free(d->changes[i].key);
 		free(d->changes[i].good);

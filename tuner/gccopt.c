@@ -258,11 +258,11 @@ void gccopt_words_free(char **w, size_t n)
 
 /* ---- a flag string ---- */
 
-void gccopt_parse(struct gccopt *out, const char *flags)
+void gccopt_parse(struct gccopt *out, const char *flags, int shell)
 {
 	struct strbuf kind = STRBUF_INIT, setting = STRBUF_INIT;
 	char **w;
-	size_t n = gccopt_words(&w, flags, 1);
+	size_t n = gccopt_words(&w, flags, shell);
 
 	out->n = n;
 	out->sw = xcalloc(n + 1, sizeof(*out->sw));
@@ -299,15 +299,21 @@ void gccopt_release(struct gccopt *g)
 	g->n = 0;
 }
 
+const struct gccopt_switch *gccopt_last_of_kind(const struct gccopt *g, const char *kind)
+{
+	for (size_t i = g->n; i-- > 0;)
+		if (!strcmp(g->sw[i].kind, kind))
+			return &g->sw[i];
+	return NULL;
+}
+
 const struct gccopt_switch *gccopt_effective(const struct gccopt *g, const char *w)
 {
 	struct strbuf kind = STRBUF_INIT, setting = STRBUF_INIT;
-	const struct gccopt_switch *found = NULL;
+	const struct gccopt_switch *found;
 
 	gccopt_kind(&kind, &setting, w);
-	for (size_t i = g->n; i-- > 0 && !found;)
-		if (!strcmp(g->sw[i].kind, strbuf_str(&kind)))
-			found = &g->sw[i];
+	found = gccopt_last_of_kind(g, strbuf_str(&kind));
 	strbuf_release(&kind);
 	strbuf_release(&setting);
 	return found;
@@ -341,7 +347,7 @@ char *gccopt_canonical(const char *flags)
 	struct strbuf sb = STRBUF_INIT;
 	size_t nk = 0;
 
-	gccopt_parse(&g, flags);
+	gccopt_parse(&g, flags, 1);
 	k = xcalloc(g.n + 1, sizeof(*k));
 	for (size_t i = 0; i < g.n; i++) {
 		const struct gccopt_switch *s = &g.sw[i];

@@ -108,8 +108,8 @@ static void overrides_of(struct space_override **out, size_t *n, size_t *alloc,
 	char *joined = xasprintf("%s %s", a, b);
 	struct gccopt g, ga;
 
-	gccopt_parse(&g, joined);
-	gccopt_parse(&ga, a);
+	gccopt_parse(&g, joined, 1);
+	gccopt_parse(&ga, a, 1);
 	/* The first ga.n switches of g are a's (the words split alike). */
 	for (size_t i = 0; i < ga.n && i < g.n; i++) {
 		size_t w = g.sw[i].winner;

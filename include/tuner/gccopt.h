@@ -65,11 +65,14 @@ struct gccopt {
 	size_t n;
 };
 
-/* Parses flags (TUNER_FLAGS: shell rules). Release with gccopt_release().
- * Never fails (allocation failure aborts). */
-void gccopt_parse(struct gccopt *out, const char *flags);
+/* Parses flags, its words split as gccopt_words() does (shell: TUNER_FLAGS
+ * and command lines; else GCC's recorded switches). Release with
+ * gccopt_release(). Never fails (allocation failure aborts). */
+void gccopt_parse(struct gccopt *out, const char *flags, int shell);
 void gccopt_release(struct gccopt *g);
 
+/* The switch in effect of kind `kind` in g (the last of it), or NULL. */
+const struct gccopt_switch *gccopt_last_of_kind(const struct gccopt *g, const char *kind);
 /* The switch in effect of the kind of word w in g, or NULL. */
 const struct gccopt_switch *gccopt_effective(const struct gccopt *g, const char *w);
 

@@ -104,7 +104,7 @@ static void test_gccopt__overrides(void **state)
 	const struct gccopt_switch *s;
 
 	(void)state;
-	gccopt_parse(&g, "-O2 -fno-reorder-blocks -O3 -freorder-blocks -fsanitize=address");
+	gccopt_parse(&g, "-O2 -fno-reorder-blocks -O3 -freorder-blocks -fsanitize=address", 1);
 	assert_int_equal(g.n, 5);
 	assert_int_equal(g.sw[0].winner, 2);   /* -O2 overridden by -O3 */
 	assert_int_equal(g.sw[1].winner, 3);   /* -fno-reorder-blocks by -freorder-blocks */
