@@ -42,21 +42,19 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 		push(b, u->build->size, u->seed);
 		return;
 	}
-	/* The same code's samples, pooled: they are of the same program. A
-	 * failed measurement is a sample (NaN) unless repeats.min have
-	 * succeeded (taken again: --retry-failed). */
+	/* The same code's samples, pooled: they are of the same program; the
+	 * records that count (a failure is a sample, NaN, until repeats.min
+	 * have succeeded). */
 	for (size_t g = 0; g <= lead->ntwins; g++) {
 		const struct unit *v = g ? lead->twins[g - 1] : lead;
 
 		for (size_t t = 0; t < ctx->s->ntestbeds; t++) {
-			size_t ok = 0;
+			size_t ok;
 
-			n = journal_measures(ctx->j, v->key, ctx->s->testbeds[t], &recs);
-			for (size_t i = 0; i < n; i++)
-				ok += recs[i]->ok != 0;
+			n = run_records(v, t, &recs, &ok);
 			for (size_t i = 0; i < n; i++) {
 				if (recs[i]->run >= limit ||
-				    (!recs[i]->ok && ok >= ctx->s->repeats_min))
+				    !run_record_counts(ctx->s, recs[i], ok))
 					continue;
 				for (size_t k = 0; k < recs[i]->nvalues; k++)
 					if (!strcmp(recs[i]->names[k], o->name))

@@ -29,31 +29,48 @@ int run_has_measure(const struct study *s)
 	return 0;
 }
 
-/* All records of u on testbed t, and how many succeeded. */
-static size_t records(struct unit *u, size_t t, size_t *ok)
+size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
+		   size_t *ok)
 {
-	const struct measure_record **recs;
-	size_t n = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], &recs);
+	size_t n = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], recs);
 
 	*ok = 0;
 	for (size_t i = 0; i < n; i++)
-		*ok += recs[i]->ok != 0;
-	free(recs);
+		*ok += (*recs)[i]->ok != 0;
 	return n;
+}
+
+int run_record_counts(const struct study *s, const struct measure_record *r, size_t ok)
+{
+	return r->ok || ok < s->repeats_min;
+}
+
+/* The records of u on testbed t that count as results (*n: all of them,
+ * *ok: the ones that succeeded). */
+static size_t counted(struct unit *u, size_t t, size_t *n, size_t *ok)
+{
+	const struct measure_record **recs;
+	size_t c = 0;
+
+	*n = run_records(u, t, &recs, ok);
+	for (size_t i = 0; i < *n; i++)
+		c += (size_t)run_record_counts(u->ctx->s, recs[i], *ok);
+	free(recs);
+	return c;
 }
 
 size_t run_count_measures(struct unit *u, size_t t)
 {
-	size_t ok, n = records(u, t, &ok);
+	size_t n, ok;
 
-	return ok >= u->ctx->s->repeats_min ? ok : n;
+	return counted(u, t, &n, &ok);
 }
 
-size_t run_count_records(struct unit *u, size_t t, size_t *counted)
+size_t run_count_records(struct unit *u, size_t t, size_t *done)
 {
-	size_t ok, n = records(u, t, &ok);
+	size_t n, ok, c = counted(u, t, &n, &ok);
 
-	*counted = u->ctx->retry_failed || ok >= u->ctx->s->repeats_min ? ok : n;
+	*done = u->ctx->retry_failed ? ok : c;
 	return n;
 }
 

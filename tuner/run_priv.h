@@ -36,7 +36,7 @@ struct unit {
 	struct run_ctx *ctx;
 	/*
 	 * Builds whose code is the same (code_id()) are measured once: the
-	 * first of them the scheduler noticed leads, the others are its
+	 * first of them in configuration order leads, the others are its
 	 * twins and share its samples, pooled with any they had. Main
 	 * thread, set when noticed (built fine):
 	 */
@@ -79,16 +79,20 @@ struct mjob {
 /* ---- run_jobs.c ---- */
 
 int run_has_measure(const struct study *s);
-/*
- * Measurements of u on testbed t that count as results: the ones that
- * succeeded once measure.repeats.min have, else all (a failure is a
- * result). run_front.c's samples follow the same rule.
- */
+/* The journal's measurement records of u on testbed t (*recs malloced,
+ * free() it; the records are the journal's), and how many succeeded. */
+size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
+		   size_t *ok);
+/* Whether record r, among records of which ok succeeded, counts as a
+ * result: a failure does until measure.repeats.min have succeeded (taken
+ * again with --retry-failed). */
+int run_record_counts(const struct study *s, const struct measure_record *r, size_t ok);
+/* Measurements of u on testbed t that count as results (run_record_counts()). */
 size_t run_count_measures(struct unit *u, size_t t);
 /* Records of u on testbed t (the next run index), and how many of them
  * the scheduler counts as done: run_count_measures(), or only the ones
  * that succeeded with --retry-failed. */
-size_t run_count_records(struct unit *u, size_t t, size_t *counted);
+size_t run_count_records(struct unit *u, size_t t, size_t *done);
 /* u has at least measure.repeats.min measurements on every testbed. */
 int run_measures_complete(struct unit *u);
 /* Measurements on testbed t of u and the units sharing them (its lead and
