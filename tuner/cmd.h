@@ -45,6 +45,10 @@ enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESUL
  * other c (the command's own) returns -1.
  */
 int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv);
+/* A count option's value arg into *out: 0, or EXIT_USAGE after "tuner:
+ * NAME: OPT takes a whole number from 1 to MAX, not 'ARG'". */
+int cmd_count_option(unsigned *out, const char *name, const char *opt, const char *arg,
+		     unsigned max);
 /*
  * After the options of blame or bisect: one study file left, --good and
  * --bad given (what: "FLAGS", "REV"). -1 when so; else prints why and

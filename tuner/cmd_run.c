@@ -55,7 +55,8 @@ static int failed(const struct config_result *c)
  */
 static size_t failure_summary(const struct study *s, const struct run_result *res)
 {
-	size_t n = 0;
+	const char **kinds;
+	size_t *counts, nkinds = 0, n = 0;
 
 	for (size_t c = 0; c < res->nconfigs; c++)
 		n += (size_t)failed(&res->configs[c]);
@@ -63,21 +64,24 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 		return 0;
 	printf("\nfailed: %zu of %zu configuration%s", n, res->nconfigs,
 	       res->nconfigs == 1 ? "" : "s");
-	for (size_t c = 0, shown = 0; c < res->nconfigs; c++) {
-		const char *st = res->configs[c].status;
+	/* How many of each kind, kinds in order of first appearance. */
+	kinds = xcalloc(n, sizeof(*kinds));
+	counts = xcalloc(n, sizeof(*counts));
+	for (size_t c = 0; c < res->nconfigs; c++) {
 		size_t k = 0;
-		int first = 1;
 
 		if (!failed(&res->configs[c]))
 			continue;
-		for (size_t d = 0; d < c; d++)
-			first &= !(failed(&res->configs[d]) && !strcmp(res->configs[d].status, st));
-		if (!first)
-			continue;
-		for (size_t d = c; d < res->nconfigs; d++)
-			k += failed(&res->configs[d]) && !strcmp(res->configs[d].status, st);
-		printf("%s%zu %s", shown++ ? ", " : " (", k, st);
+		while (k < nkinds && strcmp(kinds[k], res->configs[c].status))
+			k++;
+		kinds[k] = res->configs[c].status;
+		counts[k]++;
+		nkinds += k == nkinds;
 	}
+	for (size_t k = 0; k < nkinds; k++)
+		printf("%s%zu %s", k ? ", " : " (", counts[k], kinds[k]);
+	free(kinds);
+	free(counts);
 	printf("); `tuner run --retry-failed` tries them again:\n");
 	for (size_t c = 0; c < res->nconfigs; c++) {
 		const struct config_result *cr = &res->configs[c];
@@ -180,7 +184,6 @@ int cmd_run(int argc, char **argv)
 	struct run_opts opts = RUN_OPTS_INIT;
 	struct study s;
 	int c, all = 0, quiet = 0, stats = 0, ret;
-	uint64_t v;
 
 	if (cmd_wants_help(argc, argv, "run"))
 		return EXIT_OK;
@@ -189,13 +192,8 @@ int cmd_run(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			/* As the other commands say it (cmd_measure_option). */
-			if (parse_u64(&v, optarg) < 0 || v < 1 || v > 1024) {
-				fprintf(stderr, "tuner: run: --jobs takes a whole number from 1 to 1024, not '%s'\n",
-					optarg);
+			if (cmd_count_option(&opts.jobs, "run", "--jobs", optarg, 1024))
 				return EXIT_USAGE;
-			}
-			opts.jobs = (unsigned)v;
 			break;
 		case OPT_BUDGET:
 			if (parse_u64(&opts.budget, optarg) < 0)

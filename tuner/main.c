@@ -173,8 +173,8 @@ void cmd_format_rel(char *buf, size_t len, double rel, double lo, double hi)
 	snprintf(buf, len, "%s [%s, %s]", r, l, h);
 }
 
-static int count_option(unsigned *out, const char *name, const char *opt, const char *arg,
-			unsigned max)
+int cmd_count_option(unsigned *out, const char *name, const char *opt, const char *arg,
+		     unsigned max)
 {
 	uint64_t v;
 
@@ -191,13 +191,13 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 {
 	switch (c) {
 	case CMD_OPT_REPEATS:
-		return count_option(&o->repeats, name, "--repeats", optarg, 100000);
+		return cmd_count_option(&o->repeats, name, "--repeats", optarg, 100000);
 	case CMD_OPT_LAYOUT:
-		return count_option(&o->layout, name, "--layout", optarg, 100000);
+		return cmd_count_option(&o->layout, name, "--layout", optarg, 100000);
 	case CMD_OPT_MAX_LAYOUT:
-		return count_option(&o->max_layout, name, "--max-layout", optarg, 100000);
+		return cmd_count_option(&o->max_layout, name, "--max-layout", optarg, 100000);
 	case 'j':
-		return count_option(&o->jobs, name, "--jobs", optarg, 1024);
+		return cmd_count_option(&o->jobs, name, "--jobs", optarg, 1024);
 	case CMD_OPT_RESULTS:
 		o->results = optarg;
 		return 0;
