@@ -6,6 +6,7 @@
 #include <git2.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,12 +31,12 @@ static void add_u64(struct strbuf *sb, uint64_t v)
 	strbuf_add(sb, b, sizeof(b));
 }
 
-static int sha1_hex(char out[41], const struct strbuf *sb, const char *path)
+static int sha1_hex(char out[41], const void *data, size_t len, const char *path)
 {
 	git_oid oid;
 
 	pthread_once(&git_once, git_init);
-	if (git_odb_hash(&oid, sb->len ? sb->buf : "", sb->len, GIT_OBJECT_BLOB) < 0)
+	if (git_odb_hash(&oid, len ? data : "", len, GIT_OBJECT_BLOB) < 0)
 		return tn_error("%s: cannot hash its code", path);
 	git_oid_tostr(out, 41, &oid);
 	return 0;
@@ -67,35 +68,48 @@ static int elf_code(struct strbuf *sb, const struct elf_file *f)
 	return 0;
 }
 
+/* 1 if the file at path starts as ELF does, 0 if not, -1 with a message. */
+static int is_elf(const char *path)
+{
+	unsigned char magic[SELFMAG];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return tn_error_errno("%s: cannot open", path);
+	n = fread(magic, 1, sizeof(magic), f);
+	fclose(f);
+	return n == SELFMAG && !memcmp(magic, ELFMAG, SELFMAG);
+}
+
+/* The code of an ELF file with a section table into sb: 1; 0 when it
+ * has none; -1 with a message. */
+static int elf_file_code(struct strbuf *sb, const char *path)
+{
+	struct elf_file f;
+	int ret;
+
+	if (elf_open(&f, path) < 0)
+		return -1;
+	ret = f.has_table ? (elf_code(sb, &f) < 0 ? -1 : 1) : 0;
+	elf_close(&f);
+	return ret;
+}
+
 int code_id(char out[41], const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *data = NULL;
 	size_t len = 0;
-	int ret = -1;
+	int ret = is_elf(path);
 
-	if (read_file(&data, &len, path) < 0)
-		return -1;
-	if (len >= SELFMAG && !memcmp(data, ELFMAG, SELFMAG)) {
-		struct elf_file f;
-
-		if (elf_open(&f, path) < 0)
-			goto out;
-		if (f.has_table) {
-			ret = elf_code(&sb, &f);
-			elf_close(&f);
-			if (ret < 0)
-				goto out;
-			free(data);
-			data = NULL;
-			ret = sha1_hex(out, &sb, path);
-			goto out;
-		}
-		elf_close(&f);
-	}
-	strbuf_add(&sb, data, len);
-	ret = sha1_hex(out, &sb, path);
-out:
+	/* An ELF file through its section table; any other by its bytes. */
+	if (ret > 0)
+		ret = elf_file_code(&sb, path);
+	if (ret > 0)
+		ret = sha1_hex(out, sb.buf, sb.len, path);
+	else if (ret == 0)
+		ret = read_file(&data, &len, path) < 0 ? -1 : sha1_hex(out, data, len, path);
 	free(data);
 	strbuf_release(&sb);
 	return ret;
