@@ -117,11 +117,9 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 	uint64_t old;
 
 	*wb = 0;
-	if (line == c->last) {
-		/* The most recent line of all is the most recent of its set. */
-		*c->last_slot |= write ? 1u : 0u;
+	/* The most recent line of all is the most recent of its set. */
+	if (ua_cache_repeat(c, line, write))
 		return 1;
-	}
 	c->last = line;
 	for (uint32_t i = 0; i < n; i++) {
 		if (w[i] != UA_INVALID && w[i] >> 1 == line) {

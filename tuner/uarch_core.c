@@ -70,9 +70,7 @@ void ua_core_fetch(struct ua_core *core, enum ua_region r, uint64_t vaddr, uint3
 		int wb;
 
 		c->l1i_access++;
-		/* ua_cache_access()'s first case, without the call: the line
-		 * fetched last hits again and changes nothing. */
-		if (line == core->l1i.last)
+		if (ua_cache_repeat(&core->l1i, line, 0))
 			continue;
 		if (!ua_cache_access(&core->l1i, line << shift, 0, &wb_addr, &wb)) {
 			c->l1i_miss++;
@@ -96,12 +94,8 @@ void ua_core_data(struct ua_core *core, enum ua_region r, uint64_t addr, uint32_
 			c->l1d_write++;
 		else
 			c->l1d_read++;
-		/* ua_cache_access()'s first case, without the call: the line
-		 * accessed last hits again; only its dirty bit can change. */
-		if (line == core->l1d.last) {
-			*core->l1d.last_slot |= store ? 1u : 0u;
+		if (ua_cache_repeat(&core->l1d, line, store))
 			continue;
-		}
 		if (ua_cache_access(&core->l1d, line << shift, store, &wb_addr, &wb))
 			continue;
 		if (store)

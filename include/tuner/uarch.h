@@ -133,6 +133,19 @@ void ua_cache_flush(struct ua_cache *c);
  * to that line's first byte address and *wb to 1; else *wb is 0.
  */
 int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_addr, int *wb);
+/*
+ * ua_cache_access()'s first case, inline for the hot paths: 1 if line (an
+ * address >> line_shift) is the line accessed last, a hit that changes
+ * nothing but its dirty bit (set by write), under any policy; else 0 and
+ * nothing changed (then call ua_cache_access()).
+ */
+static inline int ua_cache_repeat(struct ua_cache *c, uint64_t line, int write)
+{
+	if (line != c->last)
+		return 0;
+	*c->last_slot |= write ? 1u : 0u;
+	return 1;
+}
 
 /* ---- counters ---- */
 
