@@ -2,8 +2,9 @@
 # tuner: a compiler-flag autotuner for router kernels.
 #
 #   make            build build/release/tuner
-#   make test       install missing Debian packages, then unit tests (plain,
-#                   ASan+UBSan, pool/runner under TSan) and end-to-end tests
+#   make test       install missing Debian packages, then make check
+#   make check      unit tests (plain, ASan+UBSan, the threaded modules under
+#                   TSan) and end-to-end tests, never touching apt
 #   make demo       run the bundled default study
 #   make test-kernel opt-in: a real ARM kernel as a NAT router in QEMU, -O2
 #                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
@@ -49,7 +50,7 @@ PLUGIN_SRC := tuner/qemu/uarch_plugin.c tuner/uarch_cache.c tuner/uarch_decode.c
 	tuner/uarch_bpred.c tuner/uarch_config.c tuner/uarch_core.c
 PLUGIN_HDR := include/tuner/uarch.h tuner/uarch_priv.h
 
-.PHONY: all deps test unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin
+.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin
 all: $(B)/tuner $(B)/tuner-uarch.so
 
 plugin: $(B)/tuner-uarch.so
@@ -88,7 +89,11 @@ tsan:
 	@$(MAKE) --no-print-directory VARIANT=tsan unit UNIT_BIN="$(TSAN_TESTS:%=build/tsan/%)"
 
 test: deps
-	@scripts/test.sh
+	@$(MAKE) --no-print-directory check
+
+# The tests alone: what is missing is reported, not installed.
+check:
+	@TUNER_NO_APT=1 scripts/test.sh
 
 e2e: all
 	@scripts/run-e2e.sh $(B)/tuner

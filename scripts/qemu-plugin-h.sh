@@ -7,13 +7,18 @@
 # into $TUNER_DEPS (default build/deps) the first time, then reused. Only
 # that one header is unpacked; nothing of it is ever committed.
 # Needs root (or sudo) the first time. Called by install-deps.sh and
-# install-kernel-deps.sh.
+# install-kernel-deps.sh, and by the Makefile for the plugin; with
+# TUNER_NO_APT=1 (`make check`) it only looks, and fails if it is missing.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 deps=${TUNER_DEPS:-$root/build/deps}
 
 hdr=$(find "$deps/qemu-src" -path '*/include/qemu/qemu-plugin.h' 2>/dev/null | head -1)
+if [ -z "$hdr" ] && [ -n "${TUNER_NO_APT:-}" ]; then
+	echo "qemu-plugin-h: no qemu-plugin.h in $deps (TUNER_NO_APT is set: run \`make deps\` or \`make test\` once)" >&2
+	exit 1
+fi
 if [ -z "$hdr" ]; then
 	echo "qemu-plugin-h: fetching Debian's qemu source for qemu-plugin.h" >&2
 	. "$root/scripts/sudo.sh"

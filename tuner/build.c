@@ -59,6 +59,7 @@ char **env_build(const struct cmd_env *e)
 	ADD("TESTBED", e->testbed);
 	ADD("CONFIG_ID", e->config_id);
 	ADD("CACHE", e->cache);
+	ADD("STUDY_DIR", e->study_dir);
 	ADD("UARCH", e->uarch);
 	ADD("UARCH_PLUGIN", e->uarch_plugin);
 #undef ADD
@@ -79,13 +80,14 @@ void env_free(char **env)
 	free(env);
 }
 
-int run_shell(struct runner *r, const char *command, char *const *env,
+int run_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
 	      const char *log, size_t capture, double timeout)
 {
 	const char *argv[] = { "/bin/sh", "-c", command, NULL };
 	struct runner_opts o = RUNNER_OPTS_INIT;
 
 	o.argv = argv;
+	o.cwd = cwd;
 	o.env = (const char *const *)env;
 	o.log_path = log;
 	o.capture = capture > 0;
@@ -104,13 +106,13 @@ static void log_line(const char *log, const char *fmt, const char *what)
 	fclose(f);
 }
 
-/* run_shell() of command in e's environment (build, train, size and
- * applied each run with it). */
+/* run_shell() of command in e's environment and in its output directory
+ * (build, train, size and applied each run so). */
 static int run_in_env(struct runner *r, const char *command, const struct cmd_env *e,
 		      const char *log, size_t capture, double timeout)
 {
 	char **env = env_build(e);
-	int ret = run_shell(r, command, env, log, capture, timeout);
+	int ret = run_shell(r, command, e->out, env, log, capture, timeout);
 
 	env_free(env);
 	return ret;
@@ -307,6 +309,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.src = req->src_dir;
 	e.out = req->dir;
 	e.cache = req->cache_dir;
+	e.study_dir = s->dir;
 	e.jobs = req->jobs;
 	e.layout_seed = req->layout_seed;
 	e.config_id = c->id;

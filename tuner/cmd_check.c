@@ -25,6 +25,8 @@ const char check_usage[] =
 struct seen {
 	char id[17];
 	char *flags;
+	int pgo;
+	size_t index; /* in the space's order */
 };
 
 static int cmp_seen(const void *a, const void *b)
@@ -43,7 +45,52 @@ static int cmp_seen(const void *a, const void *b)
  * (gccopt: the last switch of a kind wins), and lists the configurations
  * that GCC builds alike: one configuration, built and measured once.
  */
-static void check_overrides(const struct space *sp, uint64_t size)
+/* In the space's order. */
+static int cmp_index(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Counts the configurations (seen[0..n), one per id, in the space's
+ * order) that GCC is predicted to build as an earlier one
+ * (gccopt_predicted()), and says what build.equivalent does with them.
+ */
+static void check_predicted(struct seen *seen, size_t n, int skip)
+{
+	char **form = xcalloc(n + 1, sizeof(*form));
+	struct strbuf kinds = STRBUF_INIT;
+	size_t twins = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *ignored;
+		int twin = 0;
+
+		form[i] = gccopt_predicted(seen[i].flags, &ignored);
+		for (size_t j = 0; j < i && *ignored && !twin; j++)
+			twin = seen[j].pgo == seen[i].pgo && !strcmp(form[j], form[i]);
+		twins += (size_t)twin;
+		if (twin && !strstr(strbuf_str(&kinds), ignored)) {
+			if (kinds.len)
+				strbuf_addstr(&kinds, ", ");
+			strbuf_addstr(&kinds, ignored);
+		}
+		free(ignored);
+	}
+	if (twins)
+		printf("note: %zu configurations are predicted to build the same code as another "
+		       "(gcc ignores %s at -Os and -Oz): %s\n", twins, strbuf_str(&kinds),
+		       skip ? "with build.equivalent: skip, they are not built once one such pair, built, confirms it"
+			    : "each is built (build.equivalent: skip would build one such pair to check it, not the rest)");
+	for (size_t i = 0; i < n; i++)
+		free(form[i]);
+	free(form);
+	strbuf_release(&kinds);
+}
+
+static void check_overrides(const struct space *sp, uint64_t size, int skip)
 {
 	struct space_override *o;
 	size_t n = space_overrides(&o, sp);
@@ -72,6 +119,8 @@ static void check_overrides(const struct space *sp, uint64_t size)
 			break;
 		memcpy(seen[i].id, cfg.id, sizeof(seen[i].id));
 		seen[i].flags = cfg.flags;
+		seen[i].pgo = cfg.pgo == PGO_ON;
+		seen[i].index = (size_t)i;
 	}
 	qsort(seen, (size_t)size, sizeof(*seen), cmp_seen);
 	for (size_t i = 0; i < size;) {
@@ -92,6 +141,23 @@ static void check_overrides(const struct space *sp, uint64_t size)
 	if (groups)
 		printf("note: %zu sets of GCC-equivalent flag strings: each is built and measured once\n",
 		       groups);
+	/* One of each id (the first of a set), in the space's order. */
+	{
+		struct seen *one = xcalloc((size_t)size + 1, sizeof(*one));
+		size_t m = 0;
+
+		for (size_t i = 0; i < size; i++) {
+			if (m && !strcmp(one[m - 1].id, seen[i].id)) {
+				if (seen[i].index < one[m - 1].index)
+					one[m - 1] = seen[i];
+				continue;
+			}
+			one[m++] = seen[i]; /* flags stay seen's */
+		}
+		qsort(one, m, sizeof(*one), cmp_index);
+		check_predicted(one, m, skip);
+		free(one);
+	}
 	for (size_t i = 0; i < size; i++)
 		free(seen[i].flags);
 	free(seen);
@@ -166,7 +232,7 @@ int cmd_check(int argc, char **argv)
 	}
 	if (size > show)
 		printf("  ... %llu more\n", (unsigned long long)(size - show));
-	check_overrides(&s.space, size);
+	check_overrides(&s.space, size, s.skip_equivalent);
 	study_release(&s);
 	return EXIT_OK;
 }

@@ -109,6 +109,24 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 	return n;
 }
 
+/* build.equivalent: skip: what each prediction came to. */
+static void print_predictions(const struct run_result *res)
+{
+	for (size_t k = 0; k < res->npredictions; k++) {
+		const struct run_prediction *p = &res->predictions[k];
+		const char *builds = p->pgo ? "PGO build" : "build";
+
+		if (p->checked > 0)
+			printf("equivalent: %lu %s%s not made: gcc ignores %s at -Os and -Oz, as predicted "
+			       "(checked: %s built the same code as %s)\n", p->skipped, builds,
+			       p->skipped == 1 ? "" : "s", p->ignored, p->twin, p->lead);
+		else if (p->checked < 0)
+			fprintf(stderr, "tuner: note: predicted that gcc ignores %s at -Os and -Oz in %s, "
+				"but %s and %s built different code: each of those was built\n",
+				p->ignored, p->pgo ? "PGO builds" : "builds", p->twin, p->lead);
+	}
+}
+
 /* Runs the study and prints its results; returns the exit code. */
 static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats)
 {
@@ -126,9 +144,12 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 
 	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s->name,
 	       res.nconfigs, s->layout_samples, res.commit, res.dirty ? " (dirty)" : "");
-	printf("builds: %lu new (%lu failed), %lu from the journal; measurements: %lu new, %lu from the journal\n",
-	       res.builds_done, res.builds_failed, res.builds_cached, res.measures_done,
-	       res.measures_cached);
+	printf("builds: %lu new (%lu failed), ", res.builds_done, res.builds_failed);
+	if (res.builds_skipped)
+		printf("%lu not needed, ", res.builds_skipped);
+	printf("%lu from the journal; measurements: %lu new, %lu from the journal\n",
+	       res.builds_cached, res.measures_done, res.measures_cached);
+	print_predictions(&res);
 	if (res.raced)
 		printf("racing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",
 		       res.race_measures, res.race_full, s->repeats_max);

@@ -340,19 +340,18 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char *gccopt_canonical(const char *flags)
+/* The canonical form of g without the switches with skip[i] set (skip
+ * NULL: none). */
+static char *canonical_of(const struct gccopt *g, const int *skip)
 {
-	struct gccopt g;
-	char **k;
+	char **k = xcalloc(g->n + 1, sizeof(*k));
 	struct strbuf sb = STRBUF_INIT;
 	size_t nk = 0;
 
-	gccopt_parse(&g, flags, 1);
-	k = xcalloc(g.n + 1, sizeof(*k));
-	for (size_t i = 0; i < g.n; i++) {
-		const struct gccopt_switch *s = &g.sw[i];
+	for (size_t i = 0; i < g->n; i++) {
+		const struct gccopt_switch *s = &g->sw[i];
 
-		if (s->winner != i || ordered(s->word))
+		if (s->winner != i || ordered(s->word) || (skip && skip[i]))
 			continue;
 		/* -O and -O1, -g and -g2 are one setting: spelt by it. */
 		if (!strcmp(s->kind, "-O") || !strcmp(s->kind, "-g"))
@@ -369,16 +368,72 @@ char *gccopt_canonical(const char *flags)
 		strbuf_addstr(&sb, k[i]);
 		free(k[i]);
 	}
-	for (size_t i = 0; i < g.n; i++) {
-		if (g.sw[i].winner != i || !ordered(g.sw[i].word))
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->sw[i].winner != i || !ordered(g->sw[i].word) || (skip && skip[i]))
 			continue;
 		if (sb.len)
 			strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, g.sw[i].word);
+		strbuf_addstr(&sb, g->sw[i].word);
 	}
 	free(k);
-	gccopt_release(&g);
 	return strbuf_detach(&sb);
+}
+
+char *gccopt_canonical(const char *flags)
+{
+	struct gccopt g;
+	char *c;
+
+	gccopt_parse(&g, flags, 1);
+	c = canonical_of(&g, NULL);
+	gccopt_release(&g);
+	return c;
+}
+
+/*
+ * The kinds GCC ignores under a size-optimising level: it aligns only
+ * code it optimises for speed ("-falign-functions is ignored in cold
+ * code, since it is an optimization intended to improve instruction
+ * prefetch", GCC's -fmin-function-alignment change, 2024), and -Os / -Oz
+ * optimise every function for size. Not -falign-labels: gcc 12 still
+ * aligns labels at -Os (checked: arm-linux-gnueabihf-gcc 12.2, natbench's
+ * fp_nat.c, fp_ct.c and fp_ip.c; -falign-functions, -jumps and -loops
+ * left their .text byte-identical, -falign-labels=32 did not).
+ */
+static int ignored_at_size_level(const char *kind)
+{
+	return !strcmp(kind, "-falign-functions") || !strcmp(kind, "-falign-jumps") ||
+	       !strcmp(kind, "-falign-loops");
+}
+
+char *gccopt_predicted(const char *flags, char **ignored)
+{
+	struct gccopt g;
+	const struct gccopt_switch *o;
+	int *skip;
+	struct strbuf why = STRBUF_INIT;
+	char *c;
+
+	gccopt_parse(&g, flags, 1);
+	skip = xcalloc(g.n + 1, sizeof(*skip));
+	o = gccopt_last_of_kind(&g, "-O");
+	if (o && (!strcmp(o->setting, "s") || !strcmp(o->setting, "z"))) {
+		for (size_t i = 0; i < g.n; i++) {
+			if (g.sw[i].winner != i || !ignored_at_size_level(g.sw[i].kind))
+				continue;
+			skip[i] = 1;
+			if (why.len)
+				strbuf_addch(&why, ' ');
+			strbuf_addstr(&why, g.sw[i].word);
+		}
+	}
+	c = canonical_of(&g, skip);
+	if (ignored)
+		*ignored = strbuf_detach(&why);
+	strbuf_release(&why);
+	free(skip);
+	gccopt_release(&g);
+	return c;
 }
 
 int gccopt_equal(const char *a, const char *b)

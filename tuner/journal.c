@@ -124,6 +124,7 @@ static struct build_record *copy_build(const struct build_record *r)
 	c->flags = xstrdup(r->flags ? r->flags : "");
 	c->dir = dup_or_null(r->dir);
 	c->artifact = dup_or_null(r->artifact);
+	c->ignored = dup_or_null(r->ignored);
 	applied_copy(&c->applied, &r->applied);
 	return c;
 }

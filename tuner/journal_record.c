@@ -173,6 +173,10 @@ char *jrec_build_line(const struct build_record *r)
 		err |= set_str(o, "code", r->code);
 	if (r->applied.checked)
 		err |= set_new(o, "applied", applied_json(&r->applied));
+	if (r->same_build[0]) {
+		err |= set_str(o, "same_build", r->same_build);
+		err |= set_str(o, "ignored", r->ignored ? r->ignored : "");
+	}
 	return finish(o, err);
 }
 
@@ -332,6 +336,9 @@ static int parse_build(struct build_record *r, json_t *o, const char *path, size
 	if (json_object_get(o, "applied") &&
 	    parse_applied(&r->applied, json_object_get(o, "applied")) < 0)
 		return bad_field(path, line, "build", "applied");
+	if (get_fixed(r->same_build, sizeof(r->same_build), o, "same_build", 0) < 0)
+		return bad_field(path, line, "build", "same_build");
+	r->ignored = dup_or_null(get_str(o, "ignored"));
 	return 0;
 }
 
@@ -416,7 +423,8 @@ void build_record_release(struct build_record *r)
 	free(r->flags);
 	free(r->dir);
 	free(r->artifact);
-	r->flags = r->dir = r->artifact = NULL;
+	free(r->ignored);
+	r->flags = r->dir = r->artifact = r->ignored = NULL;
 	applied_release(&r->applied);
 }
 

@@ -14,6 +14,7 @@
 
 #include "tuner/build.h"
 #include "tuner/codeid.h"
+#include "tuner/gccopt.h"
 #include "tuner/progress.h"
 #include "tuner/runner.h"
 #include "tuner/search.h"
@@ -56,14 +57,15 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 {
 	unsigned long done = atomic_load(&ctx->builds_done);
 	unsigned long cached = atomic_load(&ctx->builds_cached);
+	unsigned long skipped = atomic_load(&ctx->builds_skipped);
 	unsigned long failed = atomic_load(&ctx->builds_failed);
 	unsigned long running = atomic_load(&ctx->builds_running);
 	unsigned long mdone = atomic_load(&ctx->measures_done);
 	unsigned long mcached = atomic_load(&ctx->measures_cached);
 	unsigned long mplanned = atomic_load(&ctx->measures_planned);
-	unsigned long finished = done + cached;
+	unsigned long finished = done + cached + skipped;
 	size_t queued = nunits - finished - running;
-	char text[256], eta[32] = "";
+	char text[256], eta[32] = "", same[48] = "";
 	double elapsed = now_seconds() - start;
 
 	if (done > 0 && finished < nunits) {
@@ -71,9 +73,11 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 		progress_duration(d, sizeof(d), elapsed / (double)done * (double)(nunits - finished));
 		snprintf(eta, sizeof(eta), ", ETA %s", d);
 	}
+	if (skipped)
+		snprintf(same, sizeof(same), ", %lu not needed", skipped);
 	snprintf(text, sizeof(text),
-		 "tuner: builds %lu/%zu done (%lu cached, %lu failed), %lu running, %zu queued; measurements %lu done, %lu waiting (%lu cached)%s",
-		 finished, nunits, cached, failed, running, queued, mdone,
+		 "tuner: builds %lu/%zu done (%lu cached%s, %lu failed), %lu running, %zu queued; measurements %lu done, %lu waiting (%lu cached)%s",
+		 finished, nunits, cached, same, failed, running, queued, mdone,
 		 mplanned > mdone ? mplanned - mdone : 0, mcached, eta);
 	progress_show(p, text, force);
 }
@@ -151,6 +155,73 @@ static int plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	*out = units;
 	*n = nunits;
 	return 0;
+}
+
+/* The kinds of the switches in `ignored` (gccopt_kind()), in order. */
+static char *ignored_kinds(const char *ignored)
+{
+	struct strbuf kinds = STRBUF_INIT, kind = STRBUF_INIT, setting = STRBUF_INIT;
+	char **w;
+	size_t n = gccopt_words(&w, ignored, 0);
+
+	for (size_t i = 0; i < n; i++) {
+		gccopt_kind(&kind, &setting, w[i]);
+		if (kinds.len)
+			strbuf_addch(&kinds, ' ');
+		strbuf_addstr(&kinds, strbuf_str(&kind));
+	}
+	gccopt_words_free(w, n);
+	strbuf_release(&kind);
+	strbuf_release(&setting);
+	return strbuf_detach(&kinds);
+}
+
+/*
+ * build.equivalent: skip. Gives each unit that GCC is predicted to build
+ * as an earlier one (equal gccopt_predicted() forms, same source, layout
+ * seed and PGO) its lead and its prediction: one per kinds of ignored
+ * switch and PGO, which the first pair built confirms or refutes.
+ */
+static void predict(struct run_ctx *ctx, struct unit *units, size_t n)
+{
+	char **form = xcalloc(n + 1, sizeof(*form));
+
+	for (size_t i = 0; i < n; i++) {
+		struct unit *u = &units[i];
+		char *ignored, *kinds;
+		size_t p;
+
+		form[i] = gccopt_predicted(u->cfg.flags, &ignored);
+		for (size_t j = 0; j < i && *ignored && !u->pred_lead; j++) {
+			struct unit *v = &units[j];
+			if (!v->pred_lead && v->src == u->src && v->seed == u->seed &&
+			    v->cfg.pgo == u->cfg.pgo && !strcmp(form[j], form[i]))
+				u->pred_lead = v;
+		}
+		if (!u->pred_lead) {
+			free(ignored);
+			continue;
+		}
+		u->ignored = ignored;
+		kinds = ignored_kinds(ignored);
+		for (p = 0; p < ctx->npreds; p++)
+			if (ctx->preds[p].pgo == (u->cfg.pgo == PGO_ON) &&
+			    !strcmp(ctx->preds[p].ignored, kinds))
+				break;
+		if (p == ctx->npreds) {
+			ctx->preds = xrealloc(ctx->preds, (p + 1) * sizeof(*ctx->preds));
+			memset(&ctx->preds[p], 0, sizeof(*ctx->preds));
+			ctx->preds[p].ignored = kinds;
+			ctx->preds[p].pgo = u->cfg.pgo == PGO_ON;
+			ctx->npreds++;
+		} else {
+			free(kinds);
+		}
+		u->pred = p;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(form[i]);
+	free(form);
 }
 
 /* The measurement scheduler of one run (main thread only). */
@@ -505,6 +576,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.s = s;
+	pthread_mutex_init(&ctx.pred_lock, NULL);
 	ctx.nsrcs = opts->nrevs ? opts->nrevs : 1;
 	ctx.srcs = xcalloc(ctx.nsrcs, sizeof(*ctx.srcs));
 	for (size_t r = 0; r < ctx.nsrcs; r++)
@@ -554,11 +626,19 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		workers[1 + t] = 1;
 	if (pool_new(&ctx.pool, workers, 1 + s->ntestbeds) < 0)
 		goto out;
+	ctx.units = units;
+	ctx.nunits = nunits;
+	if (s->skip_equivalent)
+		predict(&ctx, units, nunits);
 	for (size_t i = 0; i < nunits; i++)
 		known += journal_find_build(ctx.j, units[i].key) != NULL;
 	journal_add_run(ctx.j, jobs, nunits, known);
-	for (size_t i = 0; i < nunits; i++)
-		pool_submit(ctx.pool, 0, run_build_job, &units[i]);
+	/* A unit with a predicted lead after every lead: its lead has been
+	 * taken up (jobs start in submission order) when it starts. */
+	for (int twins = 0; twins < 2; twins++)
+		for (size_t i = 0; i < nunits; i++)
+			if (!units[i].pred_lead == !twins)
+				pool_submit(ctx.pool, 0, run_build_job, &units[i]);
 	sc.ctx = &ctx;
 	sc.units = units;
 	sc.nunits = nunits;
@@ -585,10 +665,12 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 	}
 	run_summarize(out, &ctx, units, nunits);
+	run_summarize_predictions(out, &ctx);
 	run_warn_applied(out, &ctx, units, nunits);
 	out->builds_done = atomic_load(&ctx.builds_done);
 	out->builds_cached = atomic_load(&ctx.builds_cached);
 	out->builds_failed = atomic_load(&ctx.builds_failed);
+	out->builds_skipped = atomic_load(&ctx.builds_skipped);
 	out->measures_done = atomic_load(&ctx.measures_done);
 	out->measures_cached = atomic_load(&ctx.measures_cached);
 	ret = 0;
@@ -603,8 +685,13 @@ out:
 		free(units[i].twins);
 		free(units[i].pooled);
 		free(units[i].uncounted);
+		free(units[i].ignored);
 	}
 	free(units);
+	for (size_t p = 0; p < ctx.npreds; p++)
+		free(ctx.preds[p].ignored);
+	free(ctx.preds);
+	pthread_mutex_destroy(&ctx.pred_lock);
 	free(workers);
 	free(ctx.testbed_used);
 	free(ctx.race_runs);
@@ -641,6 +728,9 @@ void run_result_release(struct run_result *r)
 		applied_release(&cr->applied);
 	}
 	free(r->configs);
+	for (size_t p = 0; p < r->npredictions; p++)
+		free(r->predictions[p].ignored);
+	free(r->predictions);
 	free(r->noisy);
 	free(r->results_dir);
 	memset(r, 0, sizeof(*r));

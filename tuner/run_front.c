@@ -276,6 +276,7 @@ void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
 	for (size_t i = 0; i < nunits; i++)
 		unchecked += atomic_load(&units[i].built) && units[i].build &&
 			     units[i].build->status == BUILD_OK &&
+			     !units[i].build->same_build[0] && /* not built */
 			     !units[i].build->applied.checked;
 	if (unchecked)
 		fprintf(stderr, "tuner: note: %zu builds from the journal were made before build.applied was set: their flags were not checked (remove their builds from %s to check them)\n",

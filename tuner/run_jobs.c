@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tuner/build.h"
 #include "tuner/measure.h"
@@ -121,12 +122,12 @@ char *run_measure_log(const char *build_dir, const char *testbed)
  * when cancelled (nothing to record), else 0.
  */
 static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what,
-		char *const *env, const char *log)
+		const char *cwd, char *const *env, const char *log)
 {
 	struct runner r = RUNNER_INIT;
 	int cancelled = 0;
 
-	if (run_shell(&r, cmd->command, env, log, 0, cmd->timeout) < 0)
+	if (run_shell(&r, cmd->command, cwd, env, log, 0, cmd->timeout) < 0)
 		strbuf_addf(err, "%s: %s", what, tn_errmsg());
 	else if (r.result.cancelled)
 		cancelled = 1;
@@ -159,6 +160,7 @@ static void measure_once(struct mjob *m)
 	e.flags = u->cfg.flags;
 	e.src = u->src->dir;
 	e.out = u->dir;
+	e.study_dir = s->dir;
 	e.pgo = u->cfg.pgo == PGO_ON ? "use" : "off";
 	e.artifact = u->build->artifact;
 	e.testbed = testbed;
@@ -175,13 +177,13 @@ static void measure_once(struct mjob *m)
 
 	/* Only this testbed's one worker touches its flag. */
 	if (s->reboot.command && ctx->testbed_used[m->testbed] &&
-	    step(&err, &s->reboot, "reboot", env, log))
+	    step(&err, &s->reboot, "reboot", u->dir, env, log))
 		goto out;
 	ctx->testbed_used[m->testbed] = 1;
-	if (!err.len && s->deploy.command && step(&err, &s->deploy, "deploy", env, log))
+	if (!err.len && s->deploy.command && step(&err, &s->deploy, "deploy", u->dir, env, log))
 		goto out;
 	if (!err.len) {
-		if (run_shell(&r, s->measure.command, env, log, CAPTURE_MEASURE,
+		if (run_shell(&r, s->measure.command, u->dir, env, log, CAPTURE_MEASURE,
 			      s->measure.timeout) < 0)
 			strbuf_addf(&err, "measure: %s", tn_errmsg());
 		else if (r.result.cancelled)
@@ -234,6 +236,178 @@ void run_measure_job(void *arg, int cancelled)
 	free(arg);
 }
 
+/* Whether the journal holds a pair of builds that checks prediction p
+ * (under ctx->pred_lock): a unit of p built, not skipped, and its lead
+ * built, both fine with known code. One pair with different code
+ * refutes p; else one with the same code confirms it. */
+static void check_prediction(struct run_ctx *ctx, struct prediction *p)
+{
+	for (size_t i = 0; i < ctx->nunits && p->state != PRED_REFUTED; i++) {
+		const struct unit *u = &ctx->units[i];
+		const struct build_record *a, *b;
+
+		if (!u->pred_lead || &ctx->preds[u->pred] != p)
+			continue;
+		a = journal_find_build(ctx->j, u->key);
+		b = journal_find_build(ctx->j, u->pred_lead->key);
+		if (!a || !b || a->status != BUILD_OK || b->status != BUILD_OK ||
+		    a->same_build[0] || b->same_build[0] || !a->code[0] || !b->code[0])
+			continue;
+		if (strcmp(a->code, b->code)) {
+			p->state = PRED_REFUTED;
+		} else if (p->state == PRED_CONFIRMED) {
+			continue;
+		} else {
+			p->state = PRED_CONFIRMED;
+		}
+		p->twin = u;
+		p->lead = u->pred_lead;
+	}
+}
+
+static void nap(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Waits until unit v is built (or the run stops: -1). */
+static int wait_built(struct unit *v)
+{
+	while (!atomic_load(&v->built)) {
+		if (tn_cancelled() || atomic_load(&v->ctx->error))
+			return -1;
+		nap();
+	}
+	return 0;
+}
+
+/*
+ * build.equivalent: skip. Whether unit u (with a predicted lead) is to be
+ * built: 1 when its prediction is refuted, or not checked and no build is
+ * checking it (u then checks it: u->verifying), or its lead did not build
+ * fine; 0 when it was recorded as its lead's build (confirmed); -1 when
+ * the run stopped. Waits while another build checks the prediction, and
+ * for the lead.
+ */
+static int build_needed(struct unit *u)
+{
+	struct run_ctx *ctx = u->ctx;
+	struct prediction *p = &ctx->preds[u->pred];
+	const struct build_record *lead;
+	struct build_record rec;
+	enum pred_state st;
+	char *log, *note;
+	int ret;
+
+	for (;;) {
+		pthread_mutex_lock(&ctx->pred_lock);
+		if (p->state == PRED_UNCHECKED)
+			check_prediction(ctx, p);
+		st = p->state;
+		if (st == PRED_UNCHECKED && !p->verifying) {
+			p->verifying++;
+			u->verifying = 1;
+		}
+		pthread_mutex_unlock(&ctx->pred_lock);
+		if (st != PRED_UNCHECKED || u->verifying)
+			break;
+		if (tn_cancelled() || atomic_load(&ctx->error))
+			return -1;
+		nap();
+	}
+	if (st != PRED_CONFIRMED)
+		return 1;
+	if (wait_built(u->pred_lead) < 0)
+		return -1;
+	lead = u->pred_lead->build;
+	if (!lead || lead->status != BUILD_OK || !lead->code[0] || !lead->artifact)
+		return 1;
+
+	memset(&rec, 0, sizeof(rec));
+	memcpy(rec.key, u->key, sizeof(rec.key));
+	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
+	rec.layout_seed = u->seed;
+	rec.flags = u->cfg.flags;
+	rec.pgo = u->cfg.pgo == PGO_ON;
+	memcpy(rec.commit, u->src->commit, sizeof(rec.commit));
+	memcpy(rec.tree, u->src->tree, sizeof(rec.tree));
+	rec.dirty = u->src->dirty;
+	rec.status = BUILD_OK;
+	rec.size = lead->size;
+	rec.dir = u->dir;
+	rec.artifact = lead->artifact;
+	memcpy(rec.code, lead->code, sizeof(rec.code));
+	memcpy(rec.same_build, lead->key, sizeof(rec.same_build));
+	rec.ignored = u->ignored;
+	/* Its directory says why it holds no build (measure logs go there). */
+	log = xasprintf("%s/build.log", u->dir);
+	note = xasprintf("== tuner: not built: gcc ignores %s at -Os and -Oz (predicted, and "
+			 "confirmed: %s and %s built the same code); this configuration's build "
+			 "is the one of %s: %s\n", u->ignored, p->twin->cfg.id, p->lead->cfg.id,
+			 u->pred_lead->cfg.id, lead->dir);
+	if (remove_tree(u->dir) < 0 || mkdir_p(u->dir) < 0 ||
+	    write_file_atomic(log, note, strlen(note)) < 0)
+		tn_error_clear(); /* only the note is lost */
+	free(log);
+	free(note);
+	ret = journal_add_build(ctx->j, &rec);
+	if (ret < 0) {
+		atomic_store(&ctx->error, 1);
+		return -1;
+	}
+	u->build = journal_find_build(ctx->j, u->key);
+	atomic_fetch_add(&ctx->builds_skipped, 1);
+	atomic_store(&u->built, 1);
+	return 0;
+}
+
+/* After u's build checked its prediction: waits for the lead, then lets
+ * the pair decide it. */
+static void checked(struct unit *u)
+{
+	struct run_ctx *ctx = u->ctx;
+
+	if (!u->verifying)
+		return;
+	(void)wait_built(u->pred_lead);
+	pthread_mutex_lock(&ctx->pred_lock);
+	ctx->preds[u->pred].verifying--;
+	check_prediction(ctx, &ctx->preds[u->pred]);
+	pthread_mutex_unlock(&ctx->pred_lock);
+	u->verifying = 0;
+}
+
+void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx)
+{
+	if (!ctx->npreds)
+		return;
+	out->predictions = xcalloc(ctx->npreds, sizeof(*out->predictions));
+	out->npredictions = ctx->npreds;
+	for (size_t k = 0; k < ctx->npreds; k++) {
+		struct prediction *p = &ctx->preds[k];
+		struct run_prediction *r = &out->predictions[k];
+
+		check_prediction(ctx, p);
+		r->ignored = xstrdup(p->ignored);
+		r->pgo = p->pgo;
+		r->checked = p->state == PRED_CONFIRMED ? 1 : p->state == PRED_REFUTED ? -1 : 0;
+		if (p->twin) {
+			memcpy(r->twin, p->twin->cfg.id, sizeof(r->twin));
+			memcpy(r->lead, p->lead->cfg.id, sizeof(r->lead));
+		}
+		for (size_t i = 0; i < ctx->nunits; i++) {
+			const struct unit *u = &ctx->units[i];
+			const struct build_record *b;
+			if (!u->pred_lead || u->pred != k)
+				continue;
+			b = journal_find_build(ctx->j, u->key);
+			r->skipped += b && b->same_build[0];
+		}
+	}
+}
+
 void run_build_job(void *arg, int cancelled)
 {
 	struct unit *u = arg;
@@ -260,6 +434,11 @@ void run_build_job(void *arg, int cancelled)
 		atomic_store(&u->built, 1);
 		return;
 	}
+	if (u->pred_lead) {
+		int need = build_needed(u);
+		if (need <= 0)
+			return;
+	}
 
 	atomic_fetch_add(&ctx->builds_running, 1);
 	req.study = ctx->s;
@@ -275,8 +454,10 @@ void run_build_job(void *arg, int cancelled)
 	req.jobs = ctx->jobs_per_build;
 	ret = build_run(&rec, &req);
 	atomic_fetch_sub(&ctx->builds_running, 1);
-	if (ret == BUILD_ECANCELLED)
+	if (ret == BUILD_ECANCELLED) {
+		checked(u);
 		return;
+	}
 	if (ret < 0 || journal_add_build(ctx->j, &rec) < 0) {
 		/* The message stays with this thread; the run reports a
 		 * generic failure and the journal holds what was done. */
@@ -291,4 +472,5 @@ void run_build_job(void *arg, int cancelled)
 	if (u->build->status != BUILD_OK)
 		atomic_fetch_add(&ctx->builds_failed, 1);
 	atomic_store(&u->built, 1);
+	checked(u);
 }

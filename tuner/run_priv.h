@@ -8,6 +8,7 @@
 #ifndef TUNER_RUN_PRIV_H
 #define TUNER_RUN_PRIV_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "tuner/gitsrc.h"
@@ -48,6 +49,31 @@ struct unit {
 	/* Per testbed: its records that do not count as runs (failed ones
 	 * that --retry-failed takes again); next[t] - uncounted[t] do. */
 	unsigned *uncounted;
+	/*
+	 * build.equivalent: skip. The first unit before it that GCC is
+	 * predicted to build alike (same source, layout seed and PGO, equal
+	 * gccopt_predicted() forms), NULL when none; the words it ignores
+	 * (malloced); its prediction, ctx->preds[pred]; verifying: its build
+	 * is the one checking the prediction (its worker only).
+	 */
+	struct unit *pred_lead;
+	char *ignored;
+	size_t pred;
+	int verifying;
+};
+
+/* What a prediction came to: not checked yet, or checked by building a
+ * pair, the same code or not. */
+enum pred_state { PRED_UNCHECKED, PRED_CONFIRMED, PRED_REFUTED };
+
+/* One prediction: that GCC ignores the kinds of switch in `ignored` in
+ * builds with (pgo) or without PGO. Under ctx->pred_lock. */
+struct prediction {
+	char *ignored;   /* the kinds, e.g. "-falign-functions" (malloced) */
+	int pgo;
+	enum pred_state state;
+	const struct unit *twin, *lead; /* the pair that decided it */
+	unsigned verifying; /* builds checking it now */
 };
 
 struct run_ctx {
@@ -63,6 +89,13 @@ struct run_ctx {
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
 	atomic_int error; /* a system error stopped a job */
+	struct unit *units; /* all of the run's, nunits of them */
+	size_t nunits;
+	/* build.equivalent: skip: the predictions units refer to */
+	struct prediction *preds;
+	size_t npreds;
+	pthread_mutex_t pred_lock;
+	atomic_ulong builds_skipped; /* not built: recorded as their lead's */
 	/* Racing (NULL otherwise), per configuration: runs per build and
 	 * testbed, and how its race ended (struct config_result). */
 	unsigned *race_runs;
@@ -101,6 +134,9 @@ size_t run_count_shared(struct unit *u, size_t t);
 /* Pool jobs: arg is a struct unit (not freed) or a malloced struct mjob
  * (freed). */
 void run_build_job(void *arg, int cancelled);
+/* build.equivalent: skip: fills out->predictions from ctx->preds, after
+ * the pool is done. */
+void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx);
 void run_measure_job(void *arg, int cancelled);
 
 /* ---- run_front.c ---- */

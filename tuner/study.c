@@ -470,6 +470,15 @@ static void study_init(struct study *s, const char *path)
 	memset(s, 0, sizeof(*s));
 	s->path = xstrdup(path);
 	s->dir = path_dirname(path);
+	/* Absolute: commands see it (TUNER_STUDY_DIR) from their own
+	 * directories. Unresolvable: loading the file fails anyway. */
+	{
+		char *abs = realpath(s->dir, NULL);
+		if (abs) {
+			free(s->dir);
+			s->dir = abs;
+		}
+	}
 	s->source_repo = xstrdup(".");
 	s->source_rev = xstrdup("HEAD");
 	s->source_path = xstrdup("");

@@ -18,7 +18,7 @@
 
 /* Known keys of each mapping, NULL-terminated. */
 static const char *const build_keys[] = {
-	"command", "artifact", "timeout", "applied", "inputs", NULL
+	"command", "artifact", "timeout", "applied", "inputs", "equivalent", NULL
 };
 static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const train_keys[] = { "command", "timeout", "inputs", NULL };
@@ -212,6 +212,13 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 	v = ynode_get(n, "inputs");
 	if (v && parse_inputs(ld, &s->build, v, "build") < 0)
 		return -1;
+	v = ynode_get(n, "equivalent");
+	if (v) {
+		if (v->kind != YNODE_SCALAR || v->is_null ||
+		    (strcmp(v->str, "skip") && strcmp(v->str, "build")))
+			return ynode_bad_value(ld->path, v, "build.equivalent", "skip or build");
+		s->skip_equivalent = !strcmp(v->str, "skip");
+	}
 	return 0;
 }
 

@@ -69,7 +69,7 @@ int build_run(struct build_record *out, const struct build_request *req);
  */
 struct cmd_env {
 	const char *flags, *src, *out, *pgo, *profile_dir, *artifact, *testbed,
-		*config_id, *cache;
+		*config_id, *cache, *study_dir;
 	const char *uarch, *uarch_plugin; /* measure.uarch's machine, plugin */
 	unsigned jobs, layout_seed;
 	long run; /* -1: unset */
@@ -78,13 +78,14 @@ char **env_build(const struct cmd_env *e);
 void env_free(char **env);
 
 /*
- * Runs `/bin/sh -c command` with env, appending output to log (NULL: none),
+ * Runs `/bin/sh -c command` in directory cwd (NULL: the tuner's) with env,
+ * appending output to log (NULL: none),
  * capturing up to capture bytes of stdout (0: none; the rest still goes to
  * the log, and r->result.out_truncated says so). Result in r (release with
  * runner_release). 0, or -1 with message when it could not be started.
  */
 struct runner;
-int run_shell(struct runner *r, const char *command, char *const *env,
+int run_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
 	      const char *log, size_t capture, double timeout);
 
 /* What a measure or size command may print (its numbers are read from the

@@ -86,6 +86,20 @@ const struct gccopt_switch *gccopt_effective(const struct gccopt *g, const char 
  */
 char *gccopt_canonical(const char *flags);
 
+/*
+ * The canonical form of flags without the switches GCC is predicted to
+ * ignore given the others: at -Os and -Oz (the last -O), GCC aligns no
+ * function, jump or loop (it aligns only code it optimises for speed), so
+ * -falign-functions, -falign-jumps and -falign-loops, with or without a
+ * value and their -fno- forms, change nothing there. Two flag strings
+ * with equal predicted forms are expected to build the same code: a
+ * prediction about GCC (gcc 8 and later), to be confirmed by building
+ * (the run's build.equivalent). *ignored (NULL: not wanted) gets the
+ * ignored words, space-separated ("" none). Caller frees both with
+ * free().
+ */
+char *gccopt_predicted(const char *flags, char **ignored);
+
 /* 1 if GCC builds a and b alike (same canonical form), else 0. */
 int gccopt_equal(const char *a, const char *b);
 

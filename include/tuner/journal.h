@@ -59,6 +59,11 @@ struct build_record {
 	char *artifact;     /* path of the artifact, or NULL */
 	char code[41];      /* code_id() of the artifact; "" unknown */
 	struct applied applied; /* checked 0: not checked */
+	/* Not built (build.equivalent: skip): the key of the build GCC was
+	 * predicted, and found, to make alike, whose artifact, code and size
+	 * this record repeats; "" for a build of its own. */
+	char same_build[17];
+	char *ignored;      /* same_build: the switches GCC ignores; else NULL */
 };
 
 struct measure_record {

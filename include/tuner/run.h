@@ -123,6 +123,16 @@ struct config_result {
 	char same_code_as[17];
 };
 
+/* build.equivalent: skip: a prediction that GCC ignores some kinds of
+ * switch, and what building came to. */
+struct run_prediction {
+	char *ignored;       /* the kinds, e.g. "-falign-functions" */
+	int pgo;             /* for PGO builds (1) or the others (0) */
+	int checked;         /* 1 confirmed, -1 refuted, 0 no pair built yet */
+	char twin[17], lead[17]; /* checked: the configurations built to check it */
+	unsigned long skipped;   /* builds not made for it (the journal's) */
+};
+
 struct run_result {
 	char *results_dir;      /* absolute */
 	char commit[41];        /* of the (first) source revision */
@@ -142,7 +152,10 @@ struct run_result {
 	unsigned long race_measures, race_full;
 	/* counts for this run */
 	unsigned long builds_done, builds_cached, builds_failed;
+	unsigned long builds_skipped; /* build.equivalent: not built, as predicted */
 	unsigned long measures_done, measures_cached;
+	struct run_prediction *predictions; /* build.equivalent: skip */
+	size_t npredictions;
 	double wall, cpu_self;  /* seconds: wall, and the tuner's own CPU */
 };
 

@@ -18,12 +18,15 @@
  *     NAME: [VALUE, ...]              # strings; "" allowed; "pgo": off/on
  *   build: {command: CMD, artifact: FILE, timeout: SECONDS,
  *           applied: record | {command: CMD, timeout: SECONDS},
- *           inputs: [PATH, ...]}
+ *           inputs: [PATH, ...], equivalent: build | skip}
  *                                     # command and artifact required;
  *                                     # artifact relative to $TUNER_OUT;
  *                                     # applied: check which flags each
  *                                     # build really used (below);
- *                                     # inputs: below
+ *                                     # inputs: below; equivalent: skip
+ *                                     # the builds GCC is predicted, and
+ *                                     # was seen, to make alike
+ *                                     # (gccopt_predicted())
  *   train: {command: CMD, timeout: SECONDS, inputs: [PATH, ...]}
  *                                     # required if pgo: on appears
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
@@ -51,6 +54,10 @@
  *                                     # defaults to measure.parser
  *   search: {strategy: exhaustive|random, budget: N, seed: N}
  *   layout: {samples: K}              # K >= 1 layout seeds per config
+ *
+ * Every command runs in its build's directory ($TUNER_OUT; the training
+ * run in the instrumented build's) and sees the study file's directory as
+ * $TUNER_STUDY_DIR.
  *
  * build.applied collects each build's compiler command lines, stores in
  * the journal which requested flags were in effect in them, and warns
@@ -155,7 +162,7 @@ struct objective {
 
 struct study {
 	char *path; /* as given to study_load */
-	char *dir;  /* directory of the file */
+	char *dir;  /* directory of the file, absolute when it exists */
 	char *name;
 	char hash[17]; /* hash of the file's bytes */
 
@@ -171,6 +178,10 @@ struct study {
 	char *artifact;
 	enum applied_mode applied;   /* build.applied; APPLIED_OFF if absent */
 	struct cmd_spec applied_cmd; /* APPLIED_COMMAND: its command */
+	/* build.equivalent: skip: a configuration GCC is predicted to build
+	 * as an earlier one (gccopt_predicted()) is not built, once a build
+	 * of such a pair confirmed it; build (default): every one is. */
+	int skip_equivalent;
 	struct cmd_spec train;
 	struct cmd_spec deploy;
 	struct cmd_spec reboot;

@@ -30,8 +30,10 @@ fi
 # prepare-source.sh, which this test does not run).
 repo=$TMPDIR/repo
 make_repo "$repo"
-# (Its inputs are named relative to spaces/: here, from the checkout.)
-sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' -e "s|\.\./targets/|$ROOT/targets/|g" \
+# (Its inputs and commands are named relative to spaces/: here, from the
+# checkout.)
+sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' \
+	-e "s|\\\$TUNER_STUDY_DIR/\.\./targets/|$ROOT/targets/|g" -e "s|\.\./targets/|$ROOT/targets/|g" \
 	"$ROOT/spaces/qemu-linux.yaml" >"$repo/k.yaml"
 out=$("$TUNER" check "$repo/k.yaml") || fail "tuner check: $out"
 echo "$out" | grep -q '2 configurations' || fail "expected -O2 and -Os: $out"

@@ -97,6 +97,42 @@ static void test_gccopt__equal(void **state)
 				 !pairs[i].equal, pairs[i].equal);
 }
 
+/* What GCC is predicted to ignore: the alignments of functions, jumps
+ * and loops under the last -O being -Os or -Oz; labels are still aligned. */
+static const struct {
+	const char *flags, *predicted, *ignored;
+} predicted[] = {
+	{ "", "", "" },
+	{ "-O2 -falign-functions=32", "-O2 -falign-functions=32", "" },
+	{ "-Os -falign-functions=32", "-Os", "-falign-functions=32" },
+	{ "-Oz -fno-align-functions", "-Oz", "-fno-align-functions" },
+	{ "-Os -falign-functions", "-Os", "-falign-functions" },
+	{ "-falign-functions=16 -Os -fno-tree-ch", "-Os -fno-tree-ch", "-falign-functions=16" },
+	{ "-Os -falign-functions=32 -O2", "-O2 -falign-functions=32", "" }, /* -O2 wins */
+	{ "-O2 -falign-functions=32 -Os", "-Os", "-falign-functions=32" },
+	{ "-Os -falign-jumps=8 -falign-loops=16", "-Os", "-falign-jumps=8 -falign-loops=16" },
+	{ "-Os -falign-labels=32", "-Os -falign-labels=32", "" },
+	{ "-Os -falign-functions=16 -falign-functions=64", "-Os", "-falign-functions=64" },
+	{ "-O3 -fno-reorder-blocks", "-O3 -fno-reorder-blocks", "" },
+	{ "-falign-functions=64", "-falign-functions=64", "" }, /* -O0 */
+};
+
+static void test_gccopt__predicted(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(predicted) / sizeof(predicted[0]); i++) {
+		char *ign = NULL;
+		char *c = gccopt_predicted(predicted[i].flags, &ign);
+
+		if (strcmp(c, predicted[i].predicted) || strcmp(ign, predicted[i].ignored))
+			fail_msg("'%s': predicted '%s' ignoring '%s', want '%s' ignoring '%s'",
+				 predicted[i].flags, c, ign, predicted[i].predicted,
+				 predicted[i].ignored);
+		free(c);
+		free(ign);
+	}
+}
+
 /* Which switch is in effect, and which overrides which. */
 static void test_gccopt__overrides(void **state)
 {
@@ -127,6 +163,7 @@ int main(void)
 		cmocka_unit_test(test_gccopt__canonical),
 		cmocka_unit_test(test_gccopt__equal),
 		cmocka_unit_test(test_gccopt__overrides),
+		cmocka_unit_test(test_gccopt__predicted),
 	};
 
 	return cmocka_run_group_tests_name("gccopt", tests, NULL, NULL);

@@ -153,6 +153,10 @@ static void test_journal__round_trip(void **state)
 	b1.status = BUILD_FAILED;
 	b1.exit_status = 2;
 	make_build(&b2, "b", 2);
+	/* A build not made (build.equivalent: skip): its lead's key, and
+	 * what GCC ignores. */
+	memcpy(b2.same_build, "0123456789abcdef", 17);
+	b2.ignored = "-falign-functions=64";
 	b1again = b1;
 	b1again.status = BUILD_OK;
 	b1again.exit_status = 0;
@@ -160,6 +164,9 @@ static void test_journal__round_trip(void **state)
 	assert_int_equal(journal_add_build(j, &b1), 0);
 	assert_int_equal(journal_add_build(j, &b2), 0);
 	assert_int_equal(journal_add_run(j, 2, 10, 1), 0);
+	got = journal_find_build(j, b2.key);
+	assert_string_equal(got->same_build, "0123456789abcdef");
+	assert_string_equal(got->ignored, "-falign-functions=64");
 
 	memcpy(m.build_key, b1.key, 17);
 	memcpy(m.config_id, b1.config_id, 17);
@@ -208,7 +215,12 @@ static void test_journal__round_trip(void **state)
 	assert_int_equal(got->layout_seed, 14);
 	assert_true(got->seconds == 0.1 + 0.2);
 	assert_true(got->size == 1002.0);
+	assert_string_equal(got->same_build, "0123456789abcdef");
+	assert_string_equal(got->ignored, "-falign-functions=64");
 	assert_null(journal_find_build(j, "0000000000000000"));
+	got = journal_find_build(j, b1.key);
+	assert_string_equal(got->same_build, "");
+	assert_null(got->ignored);
 
 	assert_int_equal(journal_measures(j, b1.key, NULL, &ms), 3);
 	for (unsigned i = 0; i < 3; i++) {
