@@ -484,6 +484,7 @@ static void study_init(struct study *s, const char *path)
 	s->source_path = xstrdup("");
 	s->source_repo_loc = s->source_rev_loc = top;
 	s->size_kind = SIZE_NONE;
+	s->share_same_code = 1;
 	s->parser = xstrdup("number");
 	s->repeats_min = s->repeats_max = 1;
 	s->strategy = xstrdup("exhaustive");

@@ -24,6 +24,9 @@ space:
 build: {command: ': > "\$TUNER_OUT/a"', artifact: a}
 measure:
   command: '$work/noisy --truth $work/truth --seed $2 --run-sd $3 --layout-sd $4 --state "\$TUNER_OUT/draws"'
+  # The builds are all alike; the noisy target judges the flags: each
+  # build is measured.
+  same_code: separate
 objectives:
   - {name: speed, goal: max}
 EOF2

@@ -35,7 +35,7 @@
  *                                     # each but its first in a tuner run)
  *   size: {of: artifact, measure: text|file|command, command: CMD}
  *   measure: {command: CMD, parser: P, timeout: S,
- *             repeats: N | {min: N, max: N},
+ *             repeats: N | {min: N, max: N}, same_code: share|separate,
  *             model: {l1_miss: C, ll_miss: C, clock_mhz: F, files: GLOB},
  *             uarch: {preset: NAME, KEY: VALUE, ...}}
  *                                     # P: number | iperf3 | json:PATH |
@@ -195,8 +195,9 @@ struct study {
 	struct cg_model model;   /* measure.model; the defaults if absent */
 	struct ua_config uarch;  /* measure.uarch; valid when has_uarch */
 	int has_uarch;
-	/* measure.same_code: share: builds whose code is the same
-	 * (codeid.h) are measured once; separate (default): each is. */
+	/* measure.same_code: share (default): builds whose code is the
+	 * same (codeid.h) are measured once; separate: each is (for a
+	 * measure that judges the flags, not the program). */
 	int share_same_code;
 
 	char **testbeds;

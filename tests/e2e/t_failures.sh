@@ -21,6 +21,9 @@ build:
 size: {of: artifact, measure: text}
 measure:
   command: 'case "\$TUNER_FLAGS" in *BREAK_MEASURE*) if [ -e "$broken" ]; then echo "the router is down" >&2; exit 1; fi ;; esac; "\$TUNER_SRC/measure.sh"'
+  # It judges the flags (a -D the program never reads) or its own files,
+  # not only the program: each build is measured.
+  same_code: separate
   parser: number
   timeout: 120
 objectives:

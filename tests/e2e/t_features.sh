@@ -22,6 +22,9 @@ size:
   command: 'echo "size: $(( $(cat "$TUNER_ARTIFACT") * 1000 ))"'
 measure:
   command: 'l=$(cat "$TUNER_ARTIFACT"); s=$(cat "$TUNER_OUT/seed"); printf "{\"r\": {\"v\": [%d, %d]}}\n" $((l * 100 + s + TUNER_RUN)) 7'
+  # It judges the flags (a -D the program never reads) or its own files,
+  # not only the program: each build is measured.
+  same_code: separate
   parser: 'json:r.v[0]'
   repeats: 3
 testbeds: [bench-a, bench-b]

@@ -32,6 +32,9 @@ reboot: {command: 'echo "\$TUNER_CONFIG_ID \$TUNER_RUN" >> $TMPDIR/reboots'}
 size: {of: artifact, measure: command, command: '$noisy --truth $TMPDIR/truth --size 100000'}
 measure:
   command: '$noisy --truth $TMPDIR/truth --seed 7 --run-sd 0.005 --layout-sd 0'
+  # The fake measurement judges the flags, not the program: each build
+  # is measured (the default shares builds whose code is the same).
+  same_code: separate
   repeats: {min: 3, max: 8}
 objectives:
   - {name: speed, goal: max}
@@ -124,7 +127,8 @@ source: {path: prog}
 space:
   a: [-fa, "", -fb]
 build: {command: 'case "\$TUNER_FLAGS" in -fa) ;; *) sleep 0.3 ;; esac; : > "\$TUNER_OUT/a"', artifact: a}
-measure: {command: 'sleep 1; echo 1', repeats: 2}
+# Empty artifacts, all alike: measured each (same_code: separate).
+measure: {command: 'sleep 1; echo 1', repeats: 2, same_code: separate}
 objectives:
   - {name: speed, goal: max}
 EOF2

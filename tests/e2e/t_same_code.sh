@@ -7,7 +7,8 @@
 # "same code as" in the table, results.csv and pareto.json. A rerun
 # measures nothing; neither does one over a journal whose build records
 # lack the code id (an older tuner's): it is worked out from the artifacts.
-# With same_code: separate (the default) all 8 measurements are made.
+# Without the key it is the same (share is the default); with
+# same_code: separate all 8 measurements are made.
 . "$ROOT/tests/e2e/lib.sh"
 
 repo=$TMPDIR/repo
@@ -85,9 +86,15 @@ if grep -q '"code"' "$res/journal.jsonl"; then fail "could not strip the code id
 [ "$(table "$TMPDIR/out1")" = "$(table "$TMPDIR/out3")" ] ||
 	fail "without code ids, another table: $(diff "$TMPDIR/out1" "$TMPDIR/out3")"
 
-# measure.same_code: separate (the default): every build is measured.
+# No measure.same_code: shared all the same.
+grep -v 'same_code: share' "$repo/study.yaml" >"$repo/default.yaml"
 sed 's/same_code: share/same_code: separate/' "$repo/study.yaml" >"$repo/sep.yaml"
-git -C "$repo" add sep.yaml && git -C "$repo" commit -q -m separate
+git -C "$repo" add default.yaml sep.yaml && git -C "$repo" commit -q -m "default, separate"
+: >"$TMPDIR/measured"
+"$TUNER" run -q -j 2 --all --results "$TMPDIR/default" "$repo/default.yaml" >"$TMPDIR/out5"
+[ "$(wc -l <"$TMPDIR/measured")" -eq 4 ] || fail "default: measured $(wc -l <"$TMPDIR/measured") times, want 4"
+
+# measure.same_code: separate: every build is measured.
 : >"$TMPDIR/measured"
 "$TUNER" run -q -j 2 --all --results "$TMPDIR/sep" "$repo/sep.yaml" >"$TMPDIR/out4"
 [ "$(wc -l <"$TMPDIR/measured")" -eq 8 ] || fail "separate: measured $(wc -l <"$TMPDIR/measured") times, want 8"

@@ -210,6 +210,24 @@ static void test_study__defaults(void **state)
 	assert_int_equal(s.budget, 0);
 	assert_int_equal(s.seed, 1);
 	assert_int_equal(s.layout_samples, 1);
+	/* Builds with the same code are measured once; every build is made. */
+	assert_int_equal(s.share_same_code, 1);
+	assert_int_equal(s.skip_equivalent, 0);
+	study_release(&s);
+	free(path);
+}
+
+/* measure.same_code and build.equivalent, set the other way. */
+static void test_study__same_code_and_equivalent(void **state)
+{
+	struct study s;
+	char *path = write_yaml("sc.yaml", L1 L2 L3
+				"build: {command: make, artifact: a.out, equivalent: skip}\n"
+				"measure: {command: ./bench, same_code: separate}\n" L6);
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.share_same_code, 0);
+	assert_int_equal(s.skip_equivalent, 1);
 	study_release(&s);
 	free(path);
 }
@@ -736,6 +754,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(good_roundtrip),
 		T(defaults),
+		T(same_code_and_equivalent),
 		T(source_loc_defaults_to_key),
 		T(scalar_repeats_and_quoted_numbers),
 		T(null_values_are_empty_flags),
