@@ -24,6 +24,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 B := build/$(VARIANT)
 CFLAGS_release := -O2 -g
+CFLAGS_debug := -O0 -g3
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 CFLAGS_tsan := -O1 -g -fsanitize=thread
 CFLAGS_VARIANT = $(CFLAGS_$(VARIANT))
@@ -33,7 +34,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude $(PKG_CF
 ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lpthread -lm
 
-CLI_SRC := tuner/main.c $(wildcard tuner/cmd_*.c)
+CLI_SRC := tuner/main.c tuner/progress.c $(wildcard tuner/cmd_*.c)
 LIB_SRC := $(filter-out $(CLI_SRC),$(wildcard tuner/*.c))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
@@ -122,6 +123,6 @@ install: all
 
 # Keeps build/deps (the downloaded qemu-plugin.h).
 clean:
-	rm -rf build/release build/asan build/tsan
+	rm -rf build/release build/debug build/asan build/tsan
 
 -include $(wildcard $(B)/obj/*.d $(B)/*.d)

@@ -13,6 +13,9 @@
 #include <getopt.h>
 #include <stddef.h>
 
+#include "tuner/progress.h"
+#include "tuner/run.h"
+
 struct study;
 
 /* The options of every command that measures variants (compare, blame,
@@ -91,8 +94,24 @@ int cmd_open_journal_copy(struct journal **out, const char *results);
 /* SIGINT, SIGTERM and SIGHUP set the cancellation flag (running commands
  * are killed, finished results kept); SIGPIPE is ignored. */
 void cmd_install_signals(void);
-/* Prints "tuner: MESSAGE" to stderr. */
-void cmd_die_msg(const char *msg);
+/*
+ * What the commands give the library to report through (run.h): the
+ * status line on stderr (progress.h; none when quiet) and notes printed as
+ * "tuner: LINE" (also when quiet). Set up with cmd_reporter_init(); pass
+ * &c->r. Lives as long as the run.
+ */
+struct cmd_reporter {
+	struct run_reporter r;
+	struct progress prog;
+};
+void cmd_reporter_init(struct cmd_reporter *c, int quiet);
+
+/* Prints "tuner: MESSAGE" to stderr (and returns). */
+void cmd_print_error(const char *msg);
+/* Prints this thread's error (tn_errmsg()) as cmd_print_error() does and
+ * returns the exit code of its kind: EXIT_USAGE for bad input
+ * (tn_errkind()), EXIT_INTERRUPTED when cancelled, else EXIT_FAIL. */
+int cmd_error(void);
 /*
  * The start of a command that runs a study: loads the study at path,
  * refuses one without a measure command when need_measure ("tuner NAME:

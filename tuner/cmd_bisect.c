@@ -378,7 +378,9 @@ static int start(struct bisect_session *ss, const struct study *s, const struct 
 		return EXIT_USAGE;
 	}
 	ss->p.jobs = o->m.jobs;
-	ss->p.progress = o->m.quiet ? PROGRESS_OFF : progress_auto();
+	cmd_reporter_init(&ss->rep, o->m.quiet);
+	ss->p.report = &ss->rep.r;
+	ss->quiet = o->m.quiet;
 	return 0;
 }
 
@@ -396,7 +398,7 @@ static int run_bisect(const struct study *s, const struct bisect_opts *o)
 		ss.flags = o->flags;
 	} else {
 		if (space_config(&first, &s->space, 0) < 0) {
-			cmd_die_msg(tn_errmsg());
+			cmd_print_error(tn_errmsg());
 			return EXIT_USAGE;
 		}
 		ss.flags = first.flags;
@@ -426,7 +428,7 @@ static int run_bisect(const struct study *s, const struct bisect_opts *o)
 		fprintf(stderr, "tuner: bisect: interrupted; run again to resume\n");
 		ret = EXIT_INTERRUPTED;
 	} else if (ret < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		ret = EXIT_FAIL;
 	}
 out:

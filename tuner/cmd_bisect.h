@@ -11,6 +11,7 @@
 #include "tuner/bisect.h"
 #include "tuner/gitsrc.h"
 #include "tuner/probe.h"
+#include "cmd.h"
 
 /* What the session used of one source tree, for the spent line. */
 struct bisect_used {
@@ -31,6 +32,8 @@ struct bisect_session {
 	struct bisect_alpha alpha; /* the rule's two levels, bisect_alphas() */
 	int dir;              /* bad against good: +1 better, -1 worse */
 	int interrupted;
+	int quiet;            /* -q: no progress, no step lines */
+	struct cmd_reporter rep; /* what the runs report through */
 	struct bisect_used *used;
 	size_t nused, used_alloc;
 };

@@ -15,7 +15,7 @@ void bisect_say(const struct bisect_session *ss, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ss->p.progress == PROGRESS_OFF)
+	if (ss->quiet)
 		return;
 	va_start(ap, fmt);
 	fputs("bisect: ", stderr);

@@ -334,8 +334,7 @@ static int blame(struct blame *b, const struct study *s)
 	ends[0] = b->good;
 	ends[1] = b->bad;
 	if (probe_measure(&b->p, &res, ends, 2, NULL, 0) < 0) {
-		cmd_die_msg(tn_errmsg());
-		return EXIT_FAIL;
+		return cmd_error();
 	}
 	if (interrupted(b, &res))
 		goto release;
@@ -358,12 +357,12 @@ static int blame(struct blame *b, const struct study *s)
 		n = 1;
 	} else if (ddmin(&set, &n, b->d.nchanges, dd_test, b) < 0) {
 		if (!b->interrupted)
-			cmd_die_msg(tn_errmsg());
+			cmd_print_error(tn_errmsg());
 		goto release;
 	}
 	if (report(b, set, n) < 0) {
 		if (!b->interrupted)
-			cmd_die_msg(tn_errmsg());
+			cmd_print_error(tn_errmsg());
 		goto release;
 	}
 	printf("spent: %lu measurement runs, %lu builds (new in this invocation; the rest came from the journal)\n",
@@ -409,6 +408,7 @@ int cmd_blame(int argc, char **argv)
 {
 	struct blame_opts o = { .m = { .repeats = 3 } };
 	struct blame b = { .o = &o };
+	struct cmd_reporter rep;
 	struct study s;
 	char *key;
 	int ret;
@@ -431,7 +431,7 @@ int cmd_blame(int argc, char **argv)
 	key = xasprintf("%s\n%s", o.m.good, o.m.bad);
 	if (probe_init(&b.p, &s, "blame", key, o.m.results, o.m.repeats,
 		       o.m.layout ? o.m.layout : (s.layout_samples > 4 ? s.layout_samples : 4)) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		ret = EXIT_USAGE;
 	} else {
 		if (!o.m.max_layout)
@@ -439,7 +439,8 @@ int cmd_blame(int argc, char **argv)
 		else if (o.m.max_layout < b.p.layout)
 			o.m.max_layout = b.p.layout;
 		b.p.jobs = o.m.jobs;
-		b.p.progress = o.m.quiet ? PROGRESS_OFF : progress_auto();
+		cmd_reporter_init(&rep, o.m.quiet);
+		b.p.report = &rep.r;
 		ret = blame(&b, &s);
 		probe_release(&b.p);
 	}

@@ -202,11 +202,11 @@ int cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (study_load(&s, argv[optind]) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		return EXIT_USAGE;
 	}
 	if (run_resolve_source(commit, &s) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		study_release(&s);
 		return EXIT_USAGE;
 	}

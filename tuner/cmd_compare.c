@@ -296,10 +296,7 @@ static int run_compare(const struct study *s, const struct compare_opts *o, stru
 		ro->nrevs = 2;
 	}
 	if (run_study(&res, &d, ro) < 0) {
-		ret = strncmp(tn_errmsg(), s->path, strlen(s->path)) ? EXIT_FAIL : EXIT_USAGE;
-		cmd_die_msg(tn_errmsg());
-		if (tn_cancelled())
-			ret = EXIT_INTERRUPTED;
+		ret = cmd_error();
 	} else if (res.interrupted) {
 		fprintf(stderr, "tuner: compare: interrupted; run again to resume\n");
 		ret = EXIT_INTERRUPTED;
@@ -414,6 +411,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = { 0 };
 	struct run_opts ro = RUN_OPTS_INIT;
+	struct cmd_reporter rep;
 	struct study s;
 	int quiet = 0, ret;
 
@@ -426,7 +424,8 @@ int cmd_compare(int argc, char **argv)
 	ret = cmd_open_study(&s, argv[optind], "compare", 1);
 	if (ret)
 		return ret;
-	ro.progress = quiet ? PROGRESS_OFF : progress_auto();
+	cmd_reporter_init(&rep, quiet);
+	ro.report = &rep.r;
 	ret = run_compare(&s, &o, &ro);
 	cmd_close_study(&s);
 	return ret;

@@ -147,12 +147,12 @@ static int two_builds(const char *spec_a, const char *spec_b, const struct layou
 		goto out;
 	ret = EXIT_FAIL;
 	if (layout_build_load(&a, dir_a, art_a, m) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		goto out;
 	}
 	loaded = 1;
 	if (layout_build_load(&b, dir_b, art_b, m) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		goto out;
 	}
 	loaded = 2;
@@ -330,11 +330,11 @@ static int study_mode(const char *results, const struct layout_opts *o,
 		goto out;
 	}
 	if (cmd_open_journal_copy(&j, results) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		goto out;
 	}
 	if (layout_list_dir(&names, &nnames, builds, "*") < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		goto out;
 	}
 	for (size_t i = 0; i < nnames && !tn_cancelled(); i++)
@@ -364,7 +364,7 @@ static int study_mode(const char *results, const struct layout_opts *o,
 	so.top = o->has_top ? o->top : 40;
 	if (layout_study(&effects, &neffects, (const struct layout_build *const *)set.builds,
 			 set.values, set.n, &so) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		goto out;
 	}
 	layout_print_study(stdout, &set, effects, neffects, &so, m, s);
@@ -459,7 +459,7 @@ int cmd_layout(int argc, char **argv)
 	}
 	if (o.study) {
 		if (study_load(&s, o.study) < 0) {
-			cmd_die_msg(tn_errmsg());
+			cmd_print_error(tn_errmsg());
 			return EXIT_USAGE;
 		}
 		has_study = 1;

@@ -135,11 +135,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	int ret;
 
 	if (run_study(&res, s, opts) < 0) {
-		/* A source error points into the study file: bad input. */
-		ret = strncmp(tn_errmsg(), s->path, strlen(s->path)) ? EXIT_FAIL : EXIT_USAGE;
-		cmd_die_msg(tn_errmsg());
+		ret = cmd_error();
 		run_result_release(&res);
-		return tn_cancelled() ? EXIT_INTERRUPTED : ret;
+		return ret;
 	}
 
 	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s->name,
@@ -165,7 +163,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	csv = xasprintf("%s/results.csv", res.results_dir);
 	ret = EXIT_OK;
 	if (report_json(s, &res, json) < 0 || report_csv(s, &res, csv) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		ret = EXIT_FAIL;
 	} else {
 		printf("\nresults: %s (journal.jsonl, pareto.json, results.csv)\n", res.results_dir);
@@ -203,6 +201,7 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts opts = RUN_OPTS_INIT;
+	struct cmd_reporter rep;
 	struct study s;
 	int c, all = 0, quiet = 0, stats = 0, ret;
 
@@ -264,7 +263,8 @@ int cmd_run(int argc, char **argv)
 	ret = cmd_open_study(&s, argv[optind], "run", 0);
 	if (ret)
 		return ret;
-	opts.progress = quiet ? PROGRESS_OFF : progress_auto();
+	cmd_reporter_init(&rep, quiet);
+	opts.report = &rep.r;
 	ret = run_and_report(&s, &opts, all, stats);
 	cmd_close_study(&s);
 	return ret;

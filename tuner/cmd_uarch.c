@@ -283,7 +283,7 @@ int cmd_uarch(int argc, char **argv)
 		struct study s;
 
 		if (study_load(&s, study) < 0) {
-			cmd_die_msg(tn_errmsg());
+			cmd_print_error(tn_errmsg());
 			goto out;
 		}
 		if (!s.has_uarch) {

@@ -61,15 +61,49 @@ void cmd_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-void cmd_die_msg(const char *msg)
+static void reporter_status(void *arg, const char *text, int force)
+{
+	struct cmd_reporter *c = arg;
+
+	if (text)
+		progress_show(&c->prog, text, force);
+	else
+		progress_clear(&c->prog);
+}
+
+static void reporter_note(void *arg, const char *line)
+{
+	struct cmd_reporter *c = arg;
+
+	progress_clear(&c->prog);
+	fprintf(stderr, "tuner: %s\n", line);
+}
+
+void cmd_reporter_init(struct cmd_reporter *c, int quiet)
+{
+	progress_init(&c->prog, quiet ? PROGRESS_OFF : progress_auto());
+	c->r.status = reporter_status;
+	c->r.note = reporter_note;
+	c->r.arg = c;
+}
+
+void cmd_print_error(const char *msg)
 {
 	fprintf(stderr, "tuner: %s\n", msg);
+}
+
+int cmd_error(void)
+{
+	cmd_print_error(tn_errmsg());
+	if (tn_cancelled())
+		return EXIT_INTERRUPTED;
+	return tn_errkind() == TN_ERR_INPUT ? EXIT_USAGE : EXIT_FAIL;
 }
 
 int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure)
 {
 	if (study_load(out, path) < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		return EXIT_USAGE;
 	}
 	if (need_measure && !out->measure.command) {
@@ -80,7 +114,7 @@ int cmd_open_study(struct study *out, const char *path, const char *name, int ne
 	}
 	cmd_install_signals();
 	if (guard_start() < 0) {
-		cmd_die_msg(tn_errmsg());
+		cmd_print_error(tn_errmsg());
 		study_release(out);
 		return EXIT_FAIL;
 	}

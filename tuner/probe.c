@@ -58,7 +58,7 @@ int probe_measure(struct probe *p, struct run_result *out, const char *const *fl
 	d.strategy = exhaustive;
 	d.budget = 0;
 	ro.jobs = p->jobs;
-	ro.progress = p->progress;
+	ro.report = p->report;
 	ro.results = p->results;
 	ro.revs = nrevs ? revs : NULL;
 	ro.nrevs = nrevs;

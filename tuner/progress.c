@@ -53,15 +53,3 @@ void progress_clear(struct progress *p)
 		p->drawn = 0;
 	}
 }
-
-void progress_duration(char *buf, unsigned long len, double seconds)
-{
-	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
-
-	if (s >= 3600)
-		snprintf(buf, len, "%luh%02lum", s / 3600, s / 60 % 60);
-	else if (s >= 60)
-		snprintf(buf, len, "%lum%02lus", s / 60, s % 60);
-	else
-		snprintf(buf, len, "%lus", s);
-}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,6 @@
 #include "tuner/build.h"
 #include "tuner/codeid.h"
 #include "tuner/gccopt.h"
-#include "tuner/progress.h"
 #include "tuner/runner.h"
 #include "tuner/search.h"
 #include "tuner/util.h"
@@ -52,7 +52,27 @@ static char *compiler_version(void)
 	return v;
 }
 
-static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits,
+/* Says text (NULL: done) through the run's reporter, if any. */
+static void say_status(const struct run_reporter *rep, const char *text, int force)
+{
+	if (rep && rep->status)
+		rep->status(rep->arg, text, force);
+}
+
+void run_note(const struct run_reporter *rep, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!rep || !rep->note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rep->note(rep->arg, line);
+}
+
+static void show_progress(const struct run_reporter *p, struct run_ctx *ctx, size_t nunits,
 			  double start, int force)
 {
 	unsigned long done = atomic_load(&ctx->builds_done);
@@ -70,7 +90,7 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 
 	if (done > 0 && finished < nunits) {
 		char d[24];
-		progress_duration(d, sizeof(d), elapsed / (double)done * (double)(nunits - finished));
+		format_duration(d, sizeof(d), elapsed / (double)done * (double)(nunits - finished));
 		snprintf(eta, sizeof(eta), ", ETA %s", d);
 	}
 	if (skipped)
@@ -79,7 +99,7 @@ static void show_progress(struct progress *p, struct run_ctx *ctx, size_t nunits
 		 "tuner: builds %lu/%zu done (%lu cached%s, %lu failed), %lu running, %zu queued; measurements %lu done, %lu waiting (%lu cached)%s",
 		 finished, nunits, cached, same, failed, running, queued, mdone,
 		 mplanned > mdone ? mplanned - mdone : 0, mcached, eta);
-	progress_show(p, text, force);
+	say_status(p, text, force);
 }
 
 /* Adds config c built from source src with each layout seed. */
@@ -229,7 +249,7 @@ struct sched {
 	struct run_ctx *ctx;
 	struct unit *units;
 	size_t nunits, nconfigs, L;
-	struct progress *prog;
+	const struct run_reporter *prog;
 	double start;
 	struct unit **last;   /* per testbed: the unit measured last */
 	size_t unbuilt;       /* units whose build has not finished */
@@ -523,7 +543,7 @@ static int source_error(const struct study *s, int ret)
 	if (ret != GITSRC_EBADREV && ret != GITSRC_ENOREPO && ret != GITSRC_ENOPATH)
 		return -1;
 	msg = xstrdup(tn_errmsg());
-	tn_error_at(s->path, at.line, at.col, "%s", msg);
+	tn_input_error_at(s->path, at.line, at.col, "%s", msg);
 	free(msg);
 	return -1;
 }
@@ -568,7 +588,6 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	char *compiler = NULL, *journal_path = NULL, *builds_root = NULL;
 	unsigned jobs = opts->jobs ? opts->jobs : cpu_count();
 	unsigned *workers = NULL;
-	struct progress prog;
 	double start = now_seconds(), cpu0 = cpu_self();
 	unsigned long known = 0;
 	int changed = 0, ret = -1;
@@ -577,13 +596,13 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.s = s;
 	pthread_mutex_init(&ctx.pred_lock, NULL);
+	pthread_mutex_init(&ctx.err_lock, NULL);
 	ctx.nsrcs = opts->nrevs ? opts->nrevs : 1;
 	ctx.srcs = xcalloc(ctx.nsrcs, sizeof(*ctx.srcs));
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		ctx.srcs[r] = (struct gitsrc)GITSRC_INIT;
 	ctx.jobs_per_build = cpu_count() / jobs ? cpu_count() / jobs : 1;
 	ctx.retry_failed = opts->retry_failed;
-	progress_init(&prog, (enum progress_mode)opts->progress);
 
 	/* Bad input fails before anything is created. */
 	for (size_t r = 0; r < ctx.nsrcs; r++)
@@ -605,11 +624,11 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	if (journal_open(&ctx.j, journal_path, s->name, s->hash, &changed) < 0)
 		goto out;
 	if (journal_torn(ctx.j))
-		fprintf(stderr, "tuner: warning: %s: dropped a torn last record (an interrupted write)\n",
-			journal_path);
+		run_note(opts->report, "warning: %s: dropped a torn last record (an interrupted write)",
+			 journal_path);
 	if (changed)
-		fprintf(stderr, "tuner: note: %s changed since the journal was started; reusing what still matches\n",
-			s->path);
+		run_note(opts->report, "note: %s changed since the journal was started; reusing what still matches",
+			 s->path);
 
 	compiler = compiler_version();
 	builds_root = xasprintf("%s/builds", out->results_dir);
@@ -632,7 +651,8 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		predict(&ctx, units, nunits);
 	for (size_t i = 0; i < nunits; i++)
 		known += journal_find_build(ctx.j, units[i].key) != NULL;
-	journal_add_run(ctx.j, jobs, nunits, known);
+	if (journal_add_run(ctx.j, jobs, nunits, known) < 0)
+		goto out;
 	/* A unit with a predicted lead after every lead: its lead has been
 	 * taken up (jobs start in submission order) when it starts. */
 	for (int twins = 0; twins < 2; twins++)
@@ -644,7 +664,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	sc.nunits = nunits;
 	sc.L = s->layout_samples;
 	sc.nconfigs = nunits / sc.L;
-	sc.prog = &prog;
+	sc.prog = opts->report;
 	sc.start = start;
 	sc.last = xcalloc(s->ntestbeds, sizeof(*sc.last));
 	sc.unbuilt = nunits;
@@ -652,21 +672,22 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);
 	if (out->raced && !stopping(&ctx))
 		race(&sc, out);
-	show_progress(&prog, &ctx, nunits, start, 1);
-	progress_clear(&prog);
+	show_progress(opts->report, &ctx, nunits, start, 1);
+	say_status(opts->report, NULL, 1);
 	pool_free(ctx.pool);
 	ctx.pool = NULL;
 
 	out->interrupted = tn_cancelled();
-	journal_add_end(ctx.j, out->interrupted);
 	if (atomic_load(&ctx.error)) {
-		tn_error("a build or measurement could not be recorded (disk full? see %s)",
-			 out->results_dir);
+		tn_error("a build or measurement could not be done or recorded: %s (what was "
+			 "recorded is in %s)", ctx.first_error, out->results_dir);
 		goto out;
 	}
+	if (journal_add_end(ctx.j, out->interrupted) < 0)
+		goto out;
 	run_summarize(out, &ctx, units, nunits);
 	run_summarize_predictions(out, &ctx);
-	run_warn_applied(out, &ctx, units, nunits);
+	run_warn_applied(out, &ctx, units, nunits, opts->report);
 	out->builds_done = atomic_load(&ctx.builds_done);
 	out->builds_cached = atomic_load(&ctx.builds_cached);
 	out->builds_failed = atomic_load(&ctx.builds_failed);
@@ -692,6 +713,8 @@ out:
 		free(ctx.preds[p].ignored);
 	free(ctx.preds);
 	pthread_mutex_destroy(&ctx.pred_lock);
+	pthread_mutex_destroy(&ctx.err_lock);
+	free(ctx.first_error);
 	free(workers);
 	free(ctx.testbed_used);
 	free(ctx.race_runs);

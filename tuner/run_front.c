@@ -257,7 +257,7 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 }
 
 void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
-		      struct unit *units, size_t nunits)
+		      struct unit *units, size_t nunits, const struct run_reporter *rep)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t unchecked = 0;
@@ -266,20 +266,28 @@ void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
 		return;
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
-		char *prefix = xasprintf("tuner: warning: %s (%s): ", cr->id,
+		char *prefix = xasprintf("warning: %s (%s): ", cr->id,
 					 *cr->flags ? cr->flags : "no flags");
 
 		applied_describe(&sb, &cr->applied, prefix);
 		free(prefix);
 	}
-	fputs(strbuf_str(&sb), stderr);
+	/* One note per line. */
+	for (char *line = sb.buf; line && *line;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		run_note(rep, "%s", line);
+		line = nl ? nl + 1 : NULL;
+	}
 	for (size_t i = 0; i < nunits; i++)
 		unchecked += atomic_load(&units[i].built) && units[i].build &&
 			     units[i].build->status == BUILD_OK &&
 			     !units[i].build->same_build[0] && /* not built */
 			     !units[i].build->applied.checked;
 	if (unchecked)
-		fprintf(stderr, "tuner: note: %zu builds from the journal were made before build.applied was set: their flags were not checked (remove their builds from %s to check them)\n",
-			unchecked, r->results_dir);
+		run_note(rep, "note: %zu builds from the journal were made before build.applied was set: their flags were not checked (remove their builds from %s to check them)",
+			 unchecked, r->results_dir);
 	strbuf_release(&sb);
 }

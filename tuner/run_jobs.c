@@ -30,6 +30,15 @@ int run_has_measure(const struct study *s)
 	return 0;
 }
 
+void run_fail(struct run_ctx *ctx)
+{
+	pthread_mutex_lock(&ctx->err_lock);
+	if (!ctx->first_error)
+		ctx->first_error = xstrdup(*tn_errmsg() ? tn_errmsg() : "unknown error");
+	pthread_mutex_unlock(&ctx->err_lock);
+	atomic_store(&ctx->error, 1);
+}
+
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok)
 {
@@ -218,7 +227,7 @@ static void measure_once(struct mjob *m)
 	rec.error = err.len ? err.buf : NULL;
 	rec.seconds = now_seconds() - start;
 	if (journal_add_measure(ctx->j, &rec) < 0)
-		atomic_store(&ctx->error, 1);
+		run_fail(ctx);
 	atomic_fetch_add(&ctx->measures_done, 1);
 	free(rec.names);
 	free(rec.values);
@@ -354,7 +363,7 @@ static int build_needed(struct unit *u)
 	free(note);
 	ret = journal_add_build(ctx->j, &rec);
 	if (ret < 0) {
-		atomic_store(&ctx->error, 1);
+		run_fail(ctx);
 		return -1;
 	}
 	u->build = journal_find_build(ctx->j, u->key);
@@ -459,9 +468,9 @@ void run_build_job(void *arg, int cancelled)
 		return;
 	}
 	if (ret < 0 || journal_add_build(ctx->j, &rec) < 0) {
-		/* The message stays with this thread; the run reports a
-		 * generic failure and the journal holds what was done. */
-		atomic_store(&ctx->error, 1);
+		/* The run reports the first such message; the journal
+		 * holds what was done. */
+		run_fail(ctx);
 		if (ret == 0)
 			build_record_release(&rec);
 		return;

@@ -88,7 +88,9 @@ struct run_ctx {
 	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
-	atomic_int error; /* a system error stopped a job */
+	atomic_int error; /* a system error stopped a job (run_fail()) */
+	char *first_error; /* its message, the first one's (under err_lock) */
+	pthread_mutex_t err_lock;
 	struct unit *units; /* all of the run's, nunits of them */
 	size_t nunits;
 	/* build.equivalent: skip: the predictions units refer to */
@@ -109,9 +111,18 @@ struct mjob {
 	unsigned run;
 };
 
+/* ---- run.c ---- */
+
+/* A note through rep (NULL, or no note callback: dropped). */
+void run_note(const struct run_reporter *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- run_jobs.c ---- */
 
 int run_has_measure(const struct study *s);
+/* A job could not do or record its work: keeps this thread's message if
+ * it is the first (ctx->first_error) and stops the run (ctx->error). */
+void run_fail(struct run_ctx *ctx);
 /* The journal's measurement records of u on testbed t (*recs malloced,
  * free() it; the records are the journal's), and how many succeeded. */
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
@@ -157,10 +168,10 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		   struct unit *units, size_t nunits);
 
-/* build.applied: prints the summarized configurations' applied-flag
+/* build.applied: says, through rep, the summarized configurations' applied-flag
  * problems on stderr, once per configuration, and a note for builds from
  * the journal that were made before the check was set. */
 void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
-		      struct unit *units, size_t nunits);
+		      struct unit *units, size_t nunits, const struct run_reporter *rep);
 
 #endif

@@ -440,14 +440,14 @@ static int read_study(char **out, size_t *len, const char *path)
 	int ret = -1;
 
 	if (fd < 0)
-		return tn_error_at(path, 0, 0, "cannot open study file: %s", strerror(errno));
+		return tn_input_error_at(path, 0, 0, "cannot open study file: %s", strerror(errno));
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			tn_error_at(path, 0, 0, "cannot read study file: %s", strerror(errno));
+			tn_input_error_at(path, 0, 0, "cannot read study file: %s", strerror(errno));
 			goto out;
 		}
 		if (n == 0)

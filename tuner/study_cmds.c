@@ -187,6 +187,23 @@ static int parse_applied(struct loader *ld, const struct ynode *n)
 	return 0;
 }
 
+/* A key that is one of two words: *out 1 for `one`, 0 for `other`. */
+static int parse_either(int *out, struct loader *ld, const struct ynode *v, const char *what,
+			const char *one, const char *other)
+{
+	char *both;
+
+	if (v->kind == YNODE_SCALAR && !v->is_null &&
+	    (!strcmp(v->str, one) || !strcmp(v->str, other))) {
+		*out = !strcmp(v->str, one);
+		return 0;
+	}
+	both = xasprintf("%s or %s", one, other);
+	ynode_bad_value(ld->path, v, what, both);
+	free(both);
+	return -1;
+}
+
 int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -213,12 +230,8 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 	if (v && parse_inputs(ld, &s->build, v, "build") < 0)
 		return -1;
 	v = ynode_get(n, "equivalent");
-	if (v) {
-		if (v->kind != YNODE_SCALAR || v->is_null ||
-		    (strcmp(v->str, "skip") && strcmp(v->str, "build")))
-			return ynode_bad_value(ld->path, v, "build.equivalent", "skip or build");
-		s->skip_equivalent = !strcmp(v->str, "skip");
-	}
+	if (v && parse_either(&s->skip_equivalent, ld, v, "build.equivalent", "skip", "build") < 0)
+		return -1;
 	return 0;
 }
 
@@ -399,11 +412,8 @@ int study_parse_measure(struct loader *ld, const struct ynode *key, const struct
 	if (v && parse_uarch(ld, v) < 0)
 		return -1;
 	v = ynode_get(n, "same_code");
-	if (v) {
-		if (v->kind != YNODE_SCALAR || v->is_null ||
-		    (strcmp(v->str, "share") && strcmp(v->str, "separate")))
-			return ynode_bad_value(ld->path, v, "measure.same_code", "share or separate");
-		s->share_same_code = !strcmp(v->str, "share");
-	}
+	if (v && parse_either(&s->share_same_code, ld, v, "measure.same_code", "share",
+			      "separate") < 0)
+		return -1;
 	return 0;
 }

@@ -35,7 +35,7 @@ struct yload {
 
 static int error_at(const struct yload *y, yaml_mark_t m, const char *what)
 {
-	return tn_error_at(y->path, (int)m.line + 1, (int)m.column + 1, "%s", what);
+	return tn_input_error_at(y->path, (int)m.line + 1, (int)m.column + 1, "%s", what);
 }
 
 /* Reader errors (bad encoding) carry a byte offset, not a mark. */
@@ -63,14 +63,14 @@ static int syntax_error(const struct yload *y)
 	if (p->error == YAML_READER_ERROR) {
 		offset_pos(y, p->problem_offset, &line, &col);
 		if (p->problem_value != -1)
-			return tn_error_at(y->path, line, col, "invalid YAML: %s (#%X)",
+			return tn_input_error_at(y->path, line, col, "invalid YAML: %s (#%X)",
 					   problem, (unsigned)p->problem_value);
-		return tn_error_at(y->path, line, col, "invalid YAML: %s", problem);
+		return tn_input_error_at(y->path, line, col, "invalid YAML: %s", problem);
 	}
 	if (p->context)
-		return tn_error_at(y->path, line, col, "invalid YAML: %s (%s at line %d)",
+		return tn_input_error_at(y->path, line, col, "invalid YAML: %s (%s at line %d)",
 				   problem, p->context, (int)p->context_mark.line + 1);
-	return tn_error_at(y->path, line, col, "invalid YAML: %s", problem);
+	return tn_input_error_at(y->path, line, col, "invalid YAML: %s", problem);
 }
 
 static int next_event(struct yload *y, yaml_event_t *ev)
@@ -168,7 +168,7 @@ static int load_alias(struct ynode **out, struct yload *y, const yaml_event_t *e
 		(*out)->col = (int)ev->start_mark.column + 1;
 		return 0;
 	}
-	return tn_error_at(y->path, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+	return tn_input_error_at(y->path, (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
 			   "undefined alias '*%s'", name);
 }
 
@@ -237,7 +237,7 @@ static int load_node(struct ynode **out, struct yload *y, const yaml_event_t *ev
 		if (r < 0)
 			goto out;
 		if (n->kind == YNODE_MAP && n->nkids % 2 == 0 && kid->kind != YNODE_SCALAR) {
-			tn_error_at(y->path, kid->line, kid->col,
+			tn_input_error_at(y->path, kid->line, kid->col,
 				    "mapping keys must be strings, not %s", ynode_describe(kid));
 			ynode_free(kid);
 			goto out;
@@ -284,7 +284,7 @@ int ynode_load(struct ynode **out, const char *path, const char *buf, size_t len
 			break;
 	}
 	if (!root) {
-		tn_error_at(path, 1, 1, "the study file is empty");
+		tn_input_error_at(path, 1, 1, "the study file is empty");
 		goto out;
 	}
 	*out = root;
@@ -308,7 +308,7 @@ int ynode_verror(const char *path, const struct ynode *n, const char *fmt, va_li
 	for (char *p = msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	return tn_error_at(path, n ? n->line : 1, n ? n->col : 1, "%s", msg);
+	return tn_input_error_at(path, n ? n->line : 1, n ? n->col : 1, "%s", msg);
 }
 
 int ynode_error(const char *path, const struct ynode *n, const char *fmt, ...)

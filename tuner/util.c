@@ -18,12 +18,14 @@
 #include <unistd.h>
 
 static _Thread_local char errbuf[1024];
+static _Thread_local enum tn_errkind errkind;
 
 static void set_errv(const char *prefix, const char *fmt, va_list ap, int with_errno)
 {
 	int saved = errno;
 	size_t n = 0;
 
+	errkind = TN_ERR_RUNTIME;
 	if (prefix)
 		n = (size_t)snprintf(errbuf, sizeof(errbuf), "%s", prefix);
 	if (n < sizeof(errbuf))
@@ -64,10 +66,9 @@ int tn_error_errno(const char *fmt, ...)
 	return -1;
 }
 
-int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
+static void set_at(const char *file, int line, int col, const char *fmt, va_list ap)
 {
 	char prefix[512];
-	va_list ap;
 
 	if (line > 0 && col > 0)
 		snprintf(prefix, sizeof(prefix), "%s:%d:%d: ", file, line, col);
@@ -75,9 +76,27 @@ int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
 		snprintf(prefix, sizeof(prefix), "%s:%d: ", file, line);
 	else
 		snprintf(prefix, sizeof(prefix), "%s: ", file);
-	va_start(ap, fmt);
 	set_errv(prefix, fmt, ap, 0);
+}
+
+int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_at(file, line, col, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+int tn_input_error_at(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_at(file, line, col, fmt, ap);
+	va_end(ap);
+	errkind = TN_ERR_INPUT;
 	return -1;
 }
 
@@ -86,9 +105,22 @@ const char *tn_errmsg(void)
 	return errbuf;
 }
 
+enum tn_errkind tn_errkind(void)
+{
+	return errkind;
+}
+
+int tn_error_set(enum tn_errkind kind, const char *msg)
+{
+	snprintf(errbuf, sizeof(errbuf), "%s", msg);
+	errkind = kind;
+	return -1;
+}
+
 void tn_error_clear(void)
 {
 	errbuf[0] = '\0';
+	errkind = TN_ERR_RUNTIME;
 }
 
 static void *check(void *p)
@@ -482,4 +514,16 @@ int parse_u64(uint64_t *out, const char *s)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+void format_duration(char *buf, size_t len, double seconds)
+{
+	unsigned long s = seconds > 0 ? (unsigned long)(seconds + 0.5) : 0;
+
+	if (s >= 3600)
+		snprintf(buf, len, "%luh%02lum", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%lum%02lus", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lus", s);
 }

@@ -58,7 +58,8 @@ struct applied {
 	struct applied_flag *flags;
 };
 
-#define APPLIED_INIT { 0, 0, 0, 0, NULL, 0, NULL }
+#define APPLIED_INIT { .checked = 0, .recorded = 0, .lines = 0, .builds = 0, .note = NULL, \
+		       .nflags = 0, .flags = NULL }
 
 /*
  * Judges every switch of flags (as TUNER_FLAGS holds them; each distinct

@@ -46,7 +46,8 @@ struct bisect {
 	unsigned char *mark; /* enum bisect_mark, as set */
 	size_t bad;          /* the lowest commit known bad */
 };
-#define BISECT_INIT { 0, 0, NULL, NULL, NULL, NULL, 0 }
+#define BISECT_INIT { .n = 0, .words = 0, .anc = NULL, .good = NULL, .changed = NULL, \
+		      .mark = NULL, .bad = 0 }
 
 /*
  * Starts a search over r->commits (parents before children, the last one

@@ -65,7 +65,8 @@ struct cg_profile {
 	double cycles;
 };
 
-#define CG_PROFILE_INIT { { 0, 0, 0 }, NULL, NULL, 0, { 0 }, 0 }
+#define CG_PROFILE_INIT { .i1 = { 0 }, .cmd = NULL, .funcs = NULL, .nfuncs = 0, .total = { 0 }, \
+			  .cycles = 0 }
 
 /*
  * Parses text (len bytes, need not be NUL-terminated) into out (need not be

@@ -27,7 +27,8 @@ struct gitsrc_opts {
 	const char *dest_root; /* where exports live; created if missing */
 	int dirty;             /* export the working directory instead */
 };
-#define GITSRC_OPTS_INIT { NULL, "HEAD", NULL, NULL, 0 }
+#define GITSRC_OPTS_INIT { .repo = NULL, .rev = "HEAD", .path = NULL, .dest_root = NULL, \
+			   .dirty = 0 }
 
 struct gitsrc {
 	char commit[41];  /* resolved commit id (HEAD's when dirty) */
@@ -37,7 +38,8 @@ struct gitsrc {
 	                       path (whether or not they were exported) */
 	char *dir;        /* malloced: DEST_ROOT/<tree-id> */
 };
-#define GITSRC_INIT { { 0 }, { 0 }, 0, 0, NULL }
+#define GITSRC_INIT { .commit = { 0 }, .tree = { 0 }, .dirty = 0, .worktree_dirty = 0, \
+		      .dir = NULL }
 
 /* Named error for callers that add a location. */
 #define GITSRC_EBADREV (-2) /* rev does not name a commit */
@@ -85,8 +87,7 @@ struct gitsrc_range {
 	struct gitsrc_commit *commits;
 	size_t n;
 };
-#define GITSRC_RANGE_INIT { { { 0 }, { 0 }, { 0 }, NULL, 0, NULL, 0 }, \
-			    { { 0 }, { 0 }, { 0 }, NULL, 0, NULL, 0 }, NULL, 0 }
+#define GITSRC_RANGE_INIT { .good = { .id = { 0 } }, .bad = { .id = { 0 } }, .commits = NULL, .n = 0 }
 
 /*
  * Lists the commits between good and bad in the repository at opts->repo

@@ -34,7 +34,7 @@ struct probe {
 	unsigned repeats;      /* N: runs per build; the caller may raise it */
 	unsigned layout;       /* K: layout seeds per variant; likewise */
 	unsigned jobs;         /* build slots, 0: cpu_count() */
-	int progress;          /* as run_opts.progress */
+	const struct run_reporter *report; /* as run_opts.report */
 	size_t objective;      /* the judged objective: the first measured one */
 	/* Totals of this session's calls (from run_result). */
 	unsigned long builds_done, builds_cached;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * progress: the status line on stderr.
+ * progress: the status line on stderr, for the commands (the library
+ * reports through struct run_reporter and prints nothing itself).
  *
  * Mode PROGRESS_TTY redraws one line in place ("\r" + clear), at most every
  * 100 ms; use it only when stderr is a TTY and TERM is not "dumb".
@@ -27,7 +28,5 @@ void progress_init(struct progress *p, enum progress_mode mode);
 void progress_show(struct progress *p, const char *text, int force);
 /* Clears the status line (TTY) so other output starts on a clean line. */
 void progress_clear(struct progress *p);
-/* "1h02m", "3m05s", "12s" into buf. */
-void progress_duration(char *buf, unsigned long len, double seconds);
 
 #endif

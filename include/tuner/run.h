@@ -55,6 +55,19 @@
 #include "tuner/stats.h"
 #include "tuner/study.h"
 
+/*
+ * What a run says while it works, for the caller to show: the library
+ * itself prints nothing. status: the one-line status, at most every 50 ms
+ * (force: a final one; text NULL: the run is done with it, clear it).
+ * note: a line to keep ("STUDY changed since the journal was started"),
+ * without a "tuner: " prefix. Either may be NULL; arg is passed along.
+ */
+struct run_reporter {
+	void (*status)(void *arg, const char *text, int force);
+	void (*note)(void *arg, const char *line);
+	void *arg;
+};
+
 struct run_opts {
 	unsigned jobs;        /* build slots; 0 = cpu_count() */
 	int has_budget;
@@ -63,7 +76,7 @@ struct run_opts {
 	uint64_t seed;        /* overrides the study's */
 	int dirty;            /* build the work tree with uncommitted changes */
 	const char *results;  /* results directory; NULL: results/<study> */
-	int progress;         /* 1: status line (TTY), 2: plain lines, 0: none */
+	const struct run_reporter *report; /* NULL: nothing said */
 	/*
 	 * tuner compare --a-rev/--b-rev: build every configuration from each
 	 * of these revisions of the study's source (nrevs 0: the study's

@@ -38,7 +38,9 @@ struct runner_opts {
 	double timeout;          /* seconds; 0 = none */
 	double grace;            /* seconds between TERM and KILL; 0 = 2 */
 };
-#define RUNNER_OPTS_INIT { NULL, NULL, 0, NULL, NULL, 0, 0, 0, 0 }
+#define RUNNER_OPTS_INIT { .argv = NULL, .env = NULL, .clear_env = 0, .cwd = NULL, \
+			   .log_path = NULL, .capture = 0, .capture_max = 0, .timeout = 0, \
+			   .grace = 0 }
 
 struct runner_result {
 	int exited;       /* exited normally */
@@ -65,7 +67,8 @@ struct runner {
 	double grace;
 	struct runner_result result;
 };
-#define RUNNER_INIT { -1, -1, -1, 0, 0, 0, 0, 0, { 0 } }
+#define RUNNER_INIT { .pid = -1, .out_fd = -1, .log_fd = -1, .start = 0, .deadline = 0, \
+		      .kill_at = 0, .capture_max = 0, .grace = 0, .result = { 0 } }
 
 /* Starts the child. -1 with message if it could not be started (missing
  * program, unopenable log, ...). */

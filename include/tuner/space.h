@@ -34,7 +34,7 @@ struct space {
 	struct dimension *dims;
 	size_t ndims;
 };
-#define SPACE_INIT { NULL, 0 }
+#define SPACE_INIT { .dims = NULL, .ndims = 0 }
 
 enum pgo_mode { PGO_OFF = 0, PGO_ON = 1 };
 
@@ -46,7 +46,7 @@ struct config {
 	enum pgo_mode pgo;
 	char id[17];  /* stable id, 16 hex digits */
 };
-#define CONFIG_INIT { 0, NULL, PGO_OFF, { 0 } }
+#define CONFIG_INIT { .index = 0, .flags = NULL, .pgo = PGO_OFF, .id = { 0 } }
 
 /*
  * Adds a dimension, copying name and values. kind is DIM_PGO when name is

@@ -5,6 +5,9 @@
  *
  * Errors: a function that fails sets one message with tn_error() (kept per
  * thread) and returns -1; the command layer prints it once with tn_errmsg().
+ * The message has a kind (tn_errkind()): bad input (a study file, set by
+ * tn_input_error_at()) or a runtime error (everything else); the exit
+ * code follows the kind, never the text.
  * Allocation failure is not an error but an abort: x*() never return NULL.
  */
 #ifndef TUNER_UTIL_H
@@ -19,7 +22,11 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Sets this thread's error message (printf format) and returns -1. */
+/* The kinds of error: exit 2 and exit 1. */
+enum tn_errkind { TN_ERR_RUNTIME, TN_ERR_INPUT };
+
+/* Sets this thread's error message (printf format; kind runtime) and
+ * returns -1. */
 int tn_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, prefixed "FILE:LINE:COL: "; line/col 0 are left out. Returns -1. */
 int tn_error_at(const char *file, int line, int col, const char *fmt, ...)
@@ -31,10 +38,22 @@ int tn_error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * and made printable, so the message stays one line. */
 int tn_error_line(const char *parser, size_t no, const char *what, const char *text,
 		  size_t len);
+/* As tn_error_at(), of kind TN_ERR_INPUT: the user's input is wrong at
+ * FILE:LINE:COL (a study file). Returns -1. */
+int tn_input_error_at(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* This thread's last message ("" if none). Owned by the thread; valid until
  * the next tn_error*() call on the same thread. */
 const char *tn_errmsg(void);
+/* The kind of this thread's last message. */
+enum tn_errkind tn_errkind(void);
+/* Sets this thread's message and kind to msg and kind (another thread's,
+ * carried over); returns -1. */
+int tn_error_set(enum tn_errkind kind, const char *msg);
 void tn_error_clear(void);
+
+/* A duration as "1h02m", "3m05s" or "12s" into buf. */
+void format_duration(char *buf, size_t len, double seconds);
 
 /* Allocation: abort on out-of-memory. Caller frees with free(). */
 void *xmalloc(size_t n);
@@ -60,7 +79,7 @@ struct strbuf {
 	size_t len;
 	size_t alloc;
 };
-#define STRBUF_INIT { NULL, 0, 0 }
+#define STRBUF_INIT { .buf = NULL, .len = 0, .alloc = 0 }
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);

@@ -74,3 +74,26 @@ expect_usage() {
 expect_usage "tuner: run: --jobs takes a whole number from 1 to 1024, not '0'" run -j 0 "$good"
 expect_usage "tuner: run: --budget must be at least 1 (leave it out for the whole space)" run --budget 0 "$good"
 expect_usage "tuner: check: --show needs a value" check "$good" --show
+
+# Exit codes follow the kind of error: a runtime error (results that
+# cannot be made: a file is in the way) is exit 1; the bad studies above
+# are exit 2.
+set +e
+out=$("$TUNER" run -q --results "$good/res" "$good" 2>&1 >/dev/null)
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "results under a file: exit $rc, want 1 ($out)"
+case "$out" in "tuner: "*"$good/res"*) ;; *) fail "results under a file: '$out'" ;; esac
+# A build that cannot be done (its directory cannot be made) stops the run
+# with exit 1 and the reason the worker met, not a guess.
+mkdir -p "$TMPDIR/r2" && : >"$TMPDIR/r2/builds"
+set +e
+out=$("$TUNER" run -q -j 2 --results "$TMPDIR/r2" "$good" 2>&1 >/dev/null)
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "builds/ is a file: exit $rc, want 1 ($out)"
+case "$out" in
+*"could not be done or recorded: "*"'$TMPDIR/r2/builds/"*"': Not a directory"*) ;;
+*) fail "builds/ is a file: '$out'" ;;
+esac
+echo ok
