@@ -34,8 +34,12 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude $(PKG_CF
 ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lpthread -lm
 
-CLI_SRC := tuner/main.c tuner/progress.c $(wildcard tuner/cmd_*.c)
-LIB_SRC := $(filter-out $(CLI_SRC),$(wildcard tuner/*.c))
+# tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin.c:
+# the QEMU glue of the plugin (below). Every other tuner/*/*.c is libtuner.a.
+CLI_SRC := $(wildcard tuner/cli/*.c)
+PLUGIN_GLUE := tuner/uarch/qemu_plugin.c
+LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard tuner/pipeline/*.c tuner/analysis/*.c \
+	tuner/formats/*.c tuner/sys/*.c tuner/uarch/*.c))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -47,9 +51,9 @@ TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 # core (plain C, no tuner dependency) and the QEMU glue, always optimised
 # and position-independent whatever VARIANT is, since QEMU loads it.
 # qemu-plugin.h comes from Debian's qemu source (scripts/qemu-plugin-h.sh).
-PLUGIN_SRC := tuner/qemu/uarch_plugin.c tuner/uarch_cache.c tuner/uarch_decode.c \
-	tuner/uarch_bpred.c tuner/uarch_config.c tuner/uarch_core.c
-PLUGIN_HDR := include/tuner/uarch.h tuner/uarch_priv.h
+PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.c \
+	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
+PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
 
 .PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin
 all: $(B)/tuner $(B)/tuner-uarch.so
@@ -59,10 +63,11 @@ plugin: $(B)/tuner-uarch.so
 $(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj
 	@inc=$$(scripts/qemu-plugin-h.sh) && \
 	echo "$(CC) -shared -fPIC ... -o $@" && \
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -I"$$inc" \
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner/uarch -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(B)/obj:
@@ -125,4 +130,4 @@ install: all
 clean:
 	rm -rf build/release build/debug build/asan build/tsan
 
--include $(wildcard $(B)/obj/*.d $(B)/*.d)
+-include $(wildcard $(B)/obj/*/*.d $(B)/*.d)

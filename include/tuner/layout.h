@@ -32,6 +32,7 @@
 
 #include "tuner/cgfunc.h"
 #include "tuner/elfsym.h"
+#include "tuner/stats.h"
 
 /* When the cachegrind file does not state the I1 geometry: a Cortex-A9's
  * 32 KB 4-way L1 I-cache with 32-byte lines (256 sets), what score.sh
@@ -118,36 +119,8 @@ void layout_diff(struct layout_diff *out, const struct layout_build *a,
 		 const struct layout_build *b);
 void layout_diff_release(struct layout_diff *d);
 
-/* ---- Statistics (tuner/layout_stats.c) ---- */
 
-struct layout_anova {
-	size_t n, k;     /* observations used, groups */
-	double f;        /* MSB / MSW */
-	double df1, df2; /* k - 1, n - k */
-	double p;        /* P(F(df1, df2) > f); NaN unless k >= 2 and n > k */
-	double eta2;     /* SSB / SST, the share of the variance the groups explain */
-};
-
-/*
- * One-way analysis of variance of y[i] in groups group[i] (0..k-1; NaN
- * values and groups with none are skipped): Fisher's F test of equal group
- * means (R. A. Fisher, "Statistical Methods for Research Workers", 1925,
- * ch. VII; e.g. Montgomery, "Design and Analysis of Experiments", 8th ed.,
- * 2013, ch. 3), with eta squared as the effect size (Cohen, "Statistical
- * Power Analysis for the Behavioral Sciences", 2nd ed., 1988, 8.2). All
- * within-group sums of squares 0: p = 0 when the means differ, 1 when not.
- */
-void layout_anova(struct layout_anova *out, const double *y, const size_t *group, size_t n);
-
-/*
- * Benjamini-Hochberg adjusted p-values ("q-values": reject where q <= the
- * false discovery rate; Benjamini & Hochberg, "Controlling the false
- * discovery rate", JRSS B 57, 1995): q_(i) = min over j >= i of
- * p_(j) m / j for the m finite p-values; NaN stays NaN. q may be p.
- */
-void layout_bh(double *q, const double *p, size_t n);
-
-/* ---- A study's builds (tuner/layout_stats.c) ---- */
+/* ---- A study's builds (tuner/analysis/layout_stats.c) ---- */
 
 struct layout_class {
 	uint64_t offset;  /* address mod the modulus */
@@ -163,8 +136,8 @@ struct layout_effect {
 	size_t nbuilds;              /* builds with a symbol and a cost for it */
 	struct layout_class *classes; /* by offset; malloced */
 	size_t nclasses;
-	struct layout_anova obj;     /* the objective across its offsets */
-	struct layout_anova own;     /* its own cycles across its offsets */
+	struct stats_anova obj;     /* the objective across its offsets */
+	struct stats_anova own;     /* its own cycles across its offsets */
 	double cost_range;           /* largest - smallest class mean cost */
 	double q;                    /* Benjamini-Hochberg q of obj.p, over
 					* the distinct patterns tested */
@@ -182,7 +155,7 @@ struct layout_study_opts {
  * For each of the top functions (by mean own cycles over the builds that
  * have it), groups builds[0..nb) by the function's offset (address mod
  * modulus) and tests whether the objective values[i] differ between the
- * groups (layout_anova), and whether its own cost does; q-values over the
+ * groups (stats_anova), and whether its own cost does; q-values over the
  * functions tested. Builds with a NaN value are left out. Sorted: testable
  * ones by p, then by cost_range (larger first), then the rest (one class,
  * or no builds to spare). 0 with *out (free with layout_effects_free) and

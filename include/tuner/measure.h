@@ -1,53 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * measure: parsers that turn a measure command's stdout into a number.
- *
- *   number       the last number on stdout (decimal or float, e.g. "1.5e3")
- *   iperf3       `iperf3 -J` output: end.sum_received.bits_per_second,
- *                reported in Mbit/s (divided by 1e6)
- *   json:PATH    a number at PATH in a JSON document on stdout; PATH is
- *                dot-separated keys, with [N] for array elements, e.g.
- *                json:end.streams[0].receiver.bits_per_second
- *   cachegrind-model, cachegrind-model:cycles, cachegrind-model:ir,
- *   cachegrind-model:i1-misses
- *                modelled Mbit/s, cycles, instructions or I1 misses per
- *                packet from a workload's packets line and cachegrind's
- *                output file (see cgmodel.h)
- *   uarch-model, uarch-model:cycles, :insns, :l1i-misses, :l1d-misses,
- *   :l2-misses, :mispredicts, :taken
- *                modelled Mbit/s, or cycles or events per packet, from a
- *                workload's packets line and the uarch QEMU plugin's report
- *                (see uarch_score.h)
- *
- * Pure: no I/O.
+ * measure: one measurement of a build on a testbed, as build.h makes one
+ * build: the reboot and deploy steps, the measure command (in the build's
+ * directory, its output in measure-<testbed>.log there), and the value of
+ * each measured objective parsed from what it printed (parse.h). What
+ * failed is a result (out->ok 0, out->error), not an error.
  */
 #ifndef TUNER_MEASURE_H
 #define TUNER_MEASURE_H
 
-#include <stddef.h>
+#include "tuner/journal.h"
+#include "tuner/study.h"
 
-struct cg_model;
-struct ua_config;
-
-/* The models some parsers need: NULL members take their defaults (the
- * uarch-model parsers need ua, and check the report's machine against it). */
-struct measure_models {
-	const struct cg_model *cg;
-	const struct ua_config *ua;
+struct measure_request {
+	const struct study *study;
+	size_t testbed;   /* index into study->testbeds */
+	char *const *env; /* the commands' environment (runner.h env_build()) */
+	const char *dir;  /* the build's directory: where they run and log */
+	int reboot;       /* run the study's reboot command first */
 };
 
-/* 1 if name is a known parser (json: needs a non-empty, well-formed path). */
-int measure_parser_valid(const char *name);
+/*
+ * Runs the measurement of req. Fills out's ok, error (malloced, or NULL),
+ * seconds, nvalues, names (the study's objective names, not copied) and
+ * values; the caller sets the rest and releases with
+ * measure_run_release(). Returns 0, or 1 when cancelled (out is empty:
+ * nothing to record).
+ */
+int measure_run(struct measure_record *out, const struct measure_request *req);
+/* Frees what measure_run() allocated in r (not the names themselves). */
+void measure_run_release(struct measure_record *r);
 
-/* Comma-separated list of parser names for messages. Static string. */
-const char *measure_parser_names(void);
-
-/* Parses text (len bytes, need not be NUL-terminated; NULL is "") with
- * parser. models (NULL: none) gives the cachegrind-model parsers' cache
- * model (default: its defaults) and the uarch-model parsers' core (needed
- * by them); the other parsers ignore it. 0 with *out set, or -1 with
- * message saying what was missing. */
-int measure_parse(double *out, const char *parser, const struct measure_models *models,
-		  const char *text, size_t len);
+/* The log of measurements of a build on a testbed: DIR/measure-TESTBED.log
+ * (the testbed's name made safe for a file name). Caller frees. */
+char *measure_log_path(const char *dir, const char *testbed);
 
 #endif

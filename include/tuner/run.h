@@ -92,14 +92,10 @@ struct run_opts {
 };
 #define RUN_OPTS_INIT { .jobs = 0 }
 
-/* The log of the measurements of the build in build_dir on testbed (its
- * name made safe for a file name). Caller frees with free(). */
-char *run_measure_log(const char *build_dir, const char *testbed);
-
 /* Every sample of one objective and the layout seed of its build. */
 struct run_samples {
 	double *x;
-	unsigned *seed;
+	unsigned *layout_seed;
 	size_t n;
 };
 

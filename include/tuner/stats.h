@@ -35,7 +35,7 @@ struct summary {
 /* Summarizes x[0..n). Does not modify x. */
 void stats_summarize(struct summary *out, const double *x, size_t n);
 
-/* ---- Distributions (tuner/stats_dist.c) ---- */
+/* ---- Distributions (tuner/analysis/stats_dist.c) ---- */
 
 /*
  * Standard normal CDF, 0.5 erfc(-x/sqrt 2): accurate to the last bits in
@@ -273,5 +273,34 @@ struct stats_spread {
 
 void stats_layout_spread(struct stats_spread *out, const double *x,
 			 const unsigned *cluster, size_t n);
+
+/* ---- Groups and many tests (stats_anova.c) ---- */
+
+struct stats_anova {
+	size_t n, k;     /* observations used, groups */
+	double f;        /* MSB / MSW */
+	double df1, df2; /* k - 1, n - k */
+	double p;        /* P(F(df1, df2) > f); NaN unless k >= 2 and n > k */
+	double eta2;     /* SSB / SST, the share of the variance the groups explain */
+};
+
+/*
+ * One-way analysis of variance of y[i] in groups group[i] (0..k-1; NaN
+ * values and groups with none are skipped): Fisher's F test of equal group
+ * means (R. A. Fisher, "Statistical Methods for Research Workers", 1925,
+ * ch. VII; e.g. Montgomery, "Design and Analysis of Experiments", 8th ed.,
+ * 2013, ch. 3), with eta squared as the effect size (Cohen, "Statistical
+ * Power Analysis for the Behavioral Sciences", 2nd ed., 1988, 8.2). All
+ * within-group sums of squares 0: p = 0 when the means differ, 1 when not.
+ */
+void stats_anova(struct stats_anova *out, const double *y, const size_t *group, size_t n);
+
+/*
+ * Benjamini-Hochberg adjusted p-values ("q-values": reject where q <= the
+ * false discovery rate; Benjamini & Hochberg, "Controlling the false
+ * discovery rate", JRSS B 57, 1995): q_(i) = min over j >= i of
+ * p_(j) m / j for the m finite p-values; NaN stays NaN. q may be p.
+ */
+void stats_bh(double *q, const double *p, size_t n);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * uarch: a deterministic model of a router CPU's front end and memory
  * hierarchy, fed by an executed instruction stream. It is a MODEL, not a
- * measurement: the QEMU plugin (tuner/qemu/uarch_plugin.c) drives it with
+ * measurement: the QEMU plugin (tuner/uarch/qemu_plugin.c) drives it with
  * the blocks and memory accesses of real ARM or MIPS code, and it counts
  * what the modelled core would do with them:
  *

@@ -44,7 +44,7 @@ study 3 0.005 0 >"$TMPDIR/s.yaml"
 	--results "$TMPDIR/c1" >"$TMPDIR/o1" || fail "compare failed: $(cat "$TMPDIR/o1")"
 cat "$TMPDIR/o1"
 [ "$(verdict "$TMPDIR/o1")" = "B is better" ] || fail "verdict: $(verdict "$TMPDIR/o1")"
-grep -q '^size (min): A 100000, B 110000 bytes' "$TMPDIR/o1" || fail "size line"
+grep -q '^size (min): A 100 k, B 110 k bytes' "$TMPDIR/o1" || fail "size line"
 grep -q '^  verdict: B is worse$' "$TMPDIR/o1" || fail "size verdict"
 # The interval covers the true +2%.
 grep '^  B - A' "$TMPDIR/o1" | head -n 1 | sed -E 's/.*\(\[([-+0-9.e]+)%, ([-+0-9.e]+)%\]\).*/\1 \2/' >"$TMPDIR/ci"

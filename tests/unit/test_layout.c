@@ -67,10 +67,10 @@ static void test_layout__anova(void **state)
 	const double flat[] = { 1, 1, 2, 2 };
 	const size_t fg[] = { 0, 0, 1, 1 };
 	const double same[] = { 3, 5, 5, 3 };
-	struct layout_anova a;
+	struct stats_anova a;
 
 	(void)state;
-	layout_anova(&a, y, g, 9);
+	stats_anova(&a, y, g, 9);
 	assert_int_equal(a.n, 9);
 	assert_int_equal(a.k, 3);
 	assert_close(a.f, 19, 1e-12);
@@ -80,25 +80,25 @@ static void test_layout__anova(void **state)
 	/* NaN skipped; group 5 has one value, groups 3 and 4 none. Means
 	 * 4.5, 7, 10, 3; grand 63/9 = 7; SSB 2*6.25 + 0 + 3*9 + 16 = 55.5;
 	 * SSW 0.5 + 2 + 2 = 4.5; F = (55.5/3) / (4.5/5). */
-	layout_anova(&a, y2, g2, 10);
+	stats_anova(&a, y2, g2, 10);
 	assert_int_equal(a.n, 9);
 	assert_int_equal(a.k, 4);
 	assert_close(a.f, (55.5 / 3) / (4.5 / 5), 1e-12);
 	assert_close(a.p, stats_f_sf(a.f, 3, 5), 1e-12);
 	/* No variance within groups. */
-	layout_anova(&a, flat, fg, 4);
+	stats_anova(&a, flat, fg, 4);
 	assert_true(isinf(a.f) && a.p == 0 && a.eta2 == 1);
 	/* Equal means. */
-	layout_anova(&a, same, fg, 4);
+	stats_anova(&a, same, fg, 4);
 	assert_true(a.f == 0 && a.p == 1 && a.eta2 == 0);
 	/* One group, or nothing to spare: no test. */
-	layout_anova(&a, y, g, 3);
+	stats_anova(&a, y, g, 3);
 	assert_int_equal(a.k, 1);
 	assert_true(isnan(a.p) && isnan(a.f));
-	layout_anova(&a, flat + 1, fg + 1, 2);
+	stats_anova(&a, flat + 1, fg + 1, 2);
 	assert_int_equal(a.k, 2);
 	assert_true(isnan(a.p));
-	layout_anova(&a, y, g, 0);
+	stats_anova(&a, y, g, 0);
 	assert_int_equal(a.n, 0);
 	assert_true(isnan(a.p));
 }
@@ -109,7 +109,7 @@ static void test_layout__anova_null(void **state)
 	struct rng r;
 	double y[12];
 	size_t g[12], below = 0;
-	struct layout_anova a;
+	struct stats_anova a;
 
 	(void)state;
 	rng_seed(&r, 7);
@@ -118,7 +118,7 @@ static void test_layout__anova_null(void **state)
 			y[i] = 900 + 5 * stats_normal(&r);
 			g[i] = i % 3;
 		}
-		layout_anova(&a, y, g, 12);
+		stats_anova(&a, y, g, 12);
 		below += a.p < 0.05;
 	}
 	if (below < 70 || below > 130)
@@ -132,7 +132,7 @@ static void test_layout__bh(void **state)
 
 	(void)state;
 	/* Sorted 0.005 0.01 0.03 0.04, m = 4: 0.02 0.02 0.04 0.04. */
-	layout_bh(q, p, 5);
+	stats_bh(q, p, 5);
 	assert_close(q[0], 0.02, 1e-12);
 	assert_close(q[1], 0.04, 1e-12);
 	assert_true(isnan(q[2]));
@@ -142,7 +142,7 @@ static void test_layout__bh(void **state)
 	{
 		double v[] = { 0.9, 0.8 };
 
-		layout_bh(v, v, 2);
+		stats_bh(v, v, 2);
 		assert_close(v[0], 0.9, 1e-12);
 		assert_close(v[1], 0.9, 1e-12);
 	}

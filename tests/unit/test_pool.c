@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for tuner/pool.c: real threads, atomic counters. */
+/* Unit tests for tuner/sys/pool.c: real threads, atomic counters. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for tuner/runner.c: real child processes under /bin/sh -c. */
+/* Unit tests for tuner/sys/runner.c: real child processes under /bin/sh -c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

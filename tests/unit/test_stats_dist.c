@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for stats, part two: the distributions of tuner/stats_dist.c
+ * Unit tests for stats, part two: the distributions of tuner/analysis/stats_dist.c
  * against t tables and 50-digit evaluations of the integrals; then the
  * sampling behaviour of the intervals and tests in seeded simulations
  * (coverage, false-positive rates, power, layout noise). Seeded, so every

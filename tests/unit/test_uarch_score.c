@@ -2,7 +2,7 @@
 /*
  * Unit tests for uarch_score, the uarch-model parsers: exact arithmetic on
  * hand-written plugin reports, every parser name, the machine check and
- * every error; and measure_parse() reaching them.
+ * every error; and parse_value() reaching them.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/measure.h"
+#include "tuner/parse.h"
 #include "tuner/uarch_score.h"
 #include "tuner/util.h"
 
@@ -98,7 +98,7 @@ static void test_uarch_score__arithmetic(void **state)
 static void test_uarch_score__parser_names(void **state)
 {
 	struct ua_config c = a9();
-	const struct measure_models mm = { NULL, &c };
+	const struct parse_models mm = { NULL, &c };
 	const struct {
 		const char *name;
 		double want;
@@ -118,13 +118,13 @@ static void test_uarch_score__parser_names(void **state)
 		double v = NAN;
 
 		assert_true(ua_score_parser_valid(cases[i].name));
-		assert_true(measure_parser_valid(cases[i].name));
-		if (measure_parse(&v, cases[i].name, &mm, doc, strlen(doc)) < 0)
+		assert_true(parse_valid(cases[i].name));
+		if (parse_value(&v, cases[i].name, &mm, doc, strlen(doc)) < 0)
 			fail_msg("%s: %s", cases[i].name, tn_errmsg());
 		assert_near(v, cases[i].want);
 	}
 	assert_false(ua_score_parser_valid("uarch-model:ir"));
-	assert_false(measure_parser_valid("uarch-model:"));
+	assert_false(parse_valid("uarch-model:"));
 }
 
 /* The packets line may come after the report; CRLF-free only. */
@@ -188,11 +188,11 @@ static void test_uarch_score__errors(void **state)
 	expect_error("packets=1 bytes=1\nuarch-report 2\nend\n", "unknown report version", 0);
 	expect_error("packets=1 bytes=1\nuarch-report 1\nregion counted\ninsns many\nend\n",
 		     "not a count", 0);
-	/* Through measure_parse: no core to score with. */
+	/* Through parse_value: no core to score with. */
 	{
 		double v;
 
-		assert_int_equal(measure_parse(&v, "uarch-model", NULL, doc, strlen(doc)), -1);
+		assert_int_equal(parse_value(&v, "uarch-model", NULL, doc, strlen(doc)), -1);
 		assert_non_null(strstr(tn_errmsg(), "measure.uarch"));
 	}
 }

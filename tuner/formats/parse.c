@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* measure: see include/tuner/measure.h */
-#include "tuner/measure.h"
+/* parse: see include/tuner/parse.h */
+#include "tuner/parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -319,7 +319,7 @@ static int parse_uarch(double *out, const char *parser, const struct ua_config *
 	return 0;
 }
 
-int measure_parser_valid(const char *name)
+int parse_valid(const char *name)
 {
 	if (!strcmp(name, "number") || !strcmp(name, "iperf3"))
 		return 1;
@@ -330,7 +330,7 @@ int measure_parser_valid(const char *name)
 	return 0;
 }
 
-const char *measure_parser_names(void)
+const char *parse_names(void)
 {
 	return "number, iperf3, json:PATH, cachegrind-model, cachegrind-model:cycles, "
 	       "cachegrind-model:ir, cachegrind-model:i1-misses, uarch-model, "
@@ -339,7 +339,7 @@ const char *measure_parser_names(void)
 	       "uarch-model:taken";
 }
 
-int measure_parse(double *out, const char *parser, const struct measure_models *models,
+int parse_value(double *out, const char *parser, const struct parse_models *models,
 		  const char *text, size_t len)
 {
 	const char *path;
@@ -358,7 +358,7 @@ int measure_parse(double *out, const char *parser, const struct measure_models *
 		return parse_uarch(out, parser, models ? models->ua : NULL, text, len);
 	if (strncmp(parser, JSON_PREFIX, strlen(JSON_PREFIX)) != 0)
 		return tn_error("unknown parser '%s' (known: %s)", parser,
-				measure_parser_names());
+				parse_names());
 	path = parser + strlen(JSON_PREFIX);
 	if (!path_valid(path))
 		return tn_error("json: bad path '%s' (keys separated by '.', "

@@ -12,6 +12,7 @@
 #include "tuner/guard.h"
 #include "tuner/journal.h"
 #include "tuner/study.h"
+#include "tuner/numfmt.h"
 #include "tuner/util.h"
 
 static const struct cmd commands[] = {
@@ -174,10 +175,16 @@ out:
 
 void cmd_format_signed(char *buf, size_t len, double v)
 {
-	if (!isfinite(v))
-		snprintf(buf, len, "%s", isnan(v) ? "?" : v > 0 ? "+inf" : "-inf");
-	else
-		snprintf(buf, len, "%+.6g", v);
+	numfmt_signed(buf, len, v, 3);
+}
+
+void cmd_format_ps(char *buf, size_t len, double p, double p_rank)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+
+	numfmt_p(a, sizeof(a), p);
+	numfmt_p(b, sizeof(b), p_rank);
+	snprintf(buf, len, "%s, ranks %s", a, b);
 }
 
 double cmd_pooled_sd(double a, double b)
@@ -255,19 +262,19 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 	return -1;
 }
 
-int cmd_search_args(const struct cmd_measure_opts *o, int argc, const char *name,
-		    const char *what)
+int cmd_search_args_ok(const struct cmd_measure_opts *o, int argc, const char *name,
+		       const char *what)
 {
 	if (argc - optind != 1) {
 		fprintf(stderr, "tuner: %s: need one study file (see 'tuner %s --help')\n", name,
 			name);
-		return EXIT_USAGE;
+		return 0;
 	}
 	if (!o->good || !o->bad) {
 		fprintf(stderr, "tuner: %s: need --good %s and --bad %s\n", name, what, what);
-		return EXIT_USAGE;
+		return 0;
 	}
-	return -1;
+	return 1;
 }
 
 int cmd_print_help(const char *name)

@@ -53,12 +53,12 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
 int cmd_count_option(unsigned *out, const char *name, const char *opt, const char *arg,
 		     unsigned max);
 /*
- * After the options of blame or bisect: one study file left, --good and
- * --bad given (what: "FLAGS", "REV"). -1 when so; else prints why and
- * returns EXIT_USAGE.
+ * After the options of blame or bisect: 1 when one study file is left and
+ * --good and --bad were given (what: "FLAGS", "REV"); else prints why and
+ * returns 0 (exit EXIT_USAGE).
  */
-int cmd_search_args(const struct cmd_measure_opts *o, int argc, const char *name,
-		    const char *what);
+int cmd_search_args_ok(const struct cmd_measure_opts *o, int argc, const char *name,
+		       const char *what);
 
 struct cmd {
 	const char *name;
@@ -122,8 +122,12 @@ int cmd_error(void);
 int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure);
 /* Stops the guard and releases s. */
 void cmd_close_study(struct study *s);
-/* Writes v signed ("+12.5", "-0.03"; "?", "+inf"). */
+/* Writes v signed, 3 significant digits (numfmt.h: "+12.5", "-0.03",
+ * "+10 k"; "?", "+inf"). */
 void cmd_format_signed(char *buf, size_t len, double v);
+/* Writes a test's two p-values: "p = 0.001, ranks p = 0.002",
+ * "p < 1e-16, ranks p = 0.0079" (numfmt_p()). */
+void cmd_format_ps(char *buf, size_t len, double p, double p_rank);
 /* The pooled standard deviation of two sides, sqrt((a^2 + b^2) / 2); the
  * other one when one is NaN. */
 double cmd_pooled_sd(double a, double b);

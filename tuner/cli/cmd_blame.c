@@ -258,13 +258,14 @@ out:
 	return ret;
 }
 
-/* "-2.31% [-2.9%, -1.72%], p = 0.001 (ranks 0.002): significant" */
+/* "-2.31% [-2.9%, -1.72%], p = 0.001, ranks p = 0.002" */
 static void print_effect(const char *label, const struct stats_test *t)
 {
-	char e[96];
+	char e[96], ps[80];
 
 	cmd_format_rel(e, sizeof(e), t->rel, t->rel_lo, t->rel_hi);
-	printf("  %s: %s, p = %.3g (ranks %.3g)%s\n", label, e, t->p, t->p_rank,
+	cmd_format_ps(ps, sizeof(ps), t->p, t->p_rank);
+	printf("  %s: %s, %s%s\n", label, e, ps,
 	       stats_significant(t, 0.05) ? "" : ", not significant");
 }
 
@@ -401,7 +402,7 @@ static int parse_options(struct blame_opts *o, int argc, char **argv)
 		if (ret > 0)
 			return ret;
 	}
-	return cmd_search_args(&o->m, argc, "blame", "FLAGS");
+	return cmd_search_args_ok(&o->m, argc, "blame", "FLAGS") ? -1 : EXIT_USAGE;
 }
 
 int cmd_blame(int argc, char **argv)

@@ -113,58 +113,17 @@ int run_measures_complete(struct unit *u)
 	return measured(u, u->ctx->s->repeats_min);
 }
 
-char *run_measure_log(const char *build_dir, const char *testbed)
-{
-	char *n = xstrdup(testbed), *log;
-
-	for (char *p = n; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
-			*p = '_';
-	log = xasprintf("%s/measure-%s.log", build_dir, n);
-	free(n);
-	return log;
-}
-
-/*
- * Runs a reboot or deploy step; on failure describes it in err. Returns 1
- * when cancelled (nothing to record), else 0.
- */
-static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what,
-		const char *cwd, char *const *env, const char *log)
-{
-	struct runner r = RUNNER_INIT;
-	int cancelled = 0;
-
-	if (run_shell(&r, cmd->command, cwd, env, log, 0, cmd->timeout) < 0)
-		strbuf_addf(err, "%s: %s", what, tn_errmsg());
-	else if (r.result.cancelled)
-		cancelled = 1;
-	else if (r.result.status)
-		strbuf_addf(err, "%s %s with status %d", what,
-			    r.result.timed_out ? "timed out" : "failed", r.result.status);
-	runner_release(&r);
-	return cancelled;
-}
-
-/* Runs reboot (between measurements on a testbed), deploy (if any) and
- * the measure command once; records the result. */
+/* Takes run m->run of unit m->u on testbed m->testbed and records it. */
 static void measure_once(struct mjob *m)
 {
 	struct unit *u = m->u;
 	struct run_ctx *ctx = u->ctx;
 	const struct study *s = ctx->s;
-	const char *testbed = s->testbeds[m->testbed];
-	char *log = run_measure_log(u->dir, testbed);
+	struct measure_request req = { 0 };
 	struct cmd_env e = { 0 };
-	struct measure_record rec = { 0 };
-	struct runner r = RUNNER_INIT;
-	struct strbuf err = STRBUF_INIT;
-	double start = now_seconds();
-	char **env;
-	size_t k = 0;
+	struct measure_record rec;
 	char uarch[512];
-	const struct measure_models models = { &s->model, s->has_uarch ? &s->uarch : NULL };
+	char **env;
 
 	e.flags = u->cfg.flags;
 	e.src = u->src->dir;
@@ -172,10 +131,10 @@ static void measure_once(struct mjob *m)
 	e.study_dir = s->dir;
 	e.pgo = u->cfg.pgo == PGO_ON ? "use" : "off";
 	e.artifact = u->build->artifact;
-	e.testbed = testbed;
+	e.testbed = s->testbeds[m->testbed];
 	e.config_id = u->cfg.id;
 	e.jobs = ctx->jobs_per_build;
-	e.layout_seed = u->seed;
+	e.layout_seed = u->layout_seed;
 	e.run = m->run;
 	if (s->has_uarch) {
 		ua_config_machine(&s->uarch, uarch, sizeof(uarch));
@@ -183,59 +142,26 @@ static void measure_once(struct mjob *m)
 		e.uarch_plugin = ua_plugin_path();
 	}
 	env = env_build(&e);
-
-	/* Only this testbed's one worker touches its flag. */
-	if (s->reboot.command && ctx->testbed_used[m->testbed] &&
-	    step(&err, &s->reboot, "reboot", u->dir, env, log))
-		goto out;
+	req.study = s;
+	req.testbed = m->testbed;
+	req.env = env;
+	req.dir = u->dir;
+	/* Between measurements on a testbed; only its one worker touches
+	 * its flag. */
+	req.reboot = ctx->testbed_used[m->testbed];
 	ctx->testbed_used[m->testbed] = 1;
-	if (!err.len && s->deploy.command && step(&err, &s->deploy, "deploy", u->dir, env, log))
-		goto out;
-	if (!err.len) {
-		if (run_shell(&r, s->measure.command, u->dir, env, log, CAPTURE_MEASURE,
-			      s->measure.timeout) < 0)
-			strbuf_addf(&err, "measure: %s", tn_errmsg());
-		else if (r.result.cancelled)
-			goto out;
-		else if (r.result.timed_out)
-			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
-		else if (r.result.status)
-			strbuf_addf(&err, "measure failed with status %d", r.result.status);
-		else if (r.result.out_truncated)
-			strbuf_addf(&err, "measure printed more than %zu MiB on stdout: not parsed "
-				    "(all of it is in the log)", CAPTURE_MEASURE >> 20);
+	if (measure_run(&rec, &req) == 0) {
+		memcpy(rec.build_key, u->key, sizeof(rec.build_key));
+		memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
+		rec.testbed = (char *)s->testbeds[m->testbed];
+		rec.run = m->run;
+		if (journal_add_measure(ctx->j, &rec) < 0)
+			run_fail(ctx);
+		atomic_fetch_add(&ctx->measures_done, 1);
+		atomic_fetch_add(&ctx->measure_ms, (unsigned long)(rec.seconds * 1e3));
+		measure_run_release(&rec);
 	}
-
-	memcpy(rec.build_key, u->key, sizeof(rec.build_key));
-	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
-	rec.testbed = (char *)testbed;
-	rec.run = m->run;
-	rec.names = xcalloc(s->nobjectives, sizeof(*rec.names));
-	rec.values = xcalloc(s->nobjectives, sizeof(*rec.values));
-	for (size_t i = 0; i < s->nobjectives; i++) {
-		double v = NAN;
-		if (!measure_objective(s, i))
-			continue;
-		if (!err.len && measure_parse(&v, s->objectives[i].parser, &models,
-					      r.result.out, r.result.out_len) < 0)
-			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
-		rec.names[k] = s->objectives[i].name;
-		rec.values[k++] = v;
-	}
-	rec.nvalues = k;
-	rec.ok = err.len == 0;
-	rec.error = err.len ? err.buf : NULL;
-	rec.seconds = now_seconds() - start;
-	if (journal_add_measure(ctx->j, &rec) < 0)
-		run_fail(ctx);
-	atomic_fetch_add(&ctx->measures_done, 1);
-	free(rec.names);
-	free(rec.values);
-out:
-	runner_release(&r);
-	strbuf_release(&err);
 	env_free(env);
-	free(log);
 }
 
 void run_measure_job(void *arg, int cancelled)
@@ -337,7 +263,7 @@ static int build_needed(struct unit *u)
 	memset(&rec, 0, sizeof(rec));
 	memcpy(rec.key, u->key, sizeof(rec.key));
 	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
-	rec.layout_seed = u->seed;
+	rec.layout_seed = u->layout_seed;
 	rec.flags = u->cfg.flags;
 	rec.pgo = u->cfg.pgo == PGO_ON;
 	memcpy(rec.commit, u->src->commit, sizeof(rec.commit));
@@ -452,7 +378,7 @@ void run_build_job(void *arg, int cancelled)
 	atomic_fetch_add(&ctx->builds_running, 1);
 	req.study = ctx->s;
 	req.config = &u->cfg;
-	req.layout_seed = u->seed;
+	req.layout_seed = u->layout_seed;
 	req.src_dir = u->src->dir;
 	req.commit = u->src->commit;
 	req.tree = u->src->tree;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/numfmt.h"
 #include "tuner/progress.h"
 #include "tuner/run.h"
 #include "tuner/space.h"
@@ -151,11 +152,12 @@ static void compare_objective(const struct objective *ob, const struct config_re
 	double ma = A->obj[i].mean, mb = B->obj[i].mean;
 	double lsd = NAN, band = NAN;
 	struct stats_test t;
-	char d[32], lo[32], hi[32], r[32], rlo[32], rhi[32];
+	char d[32], lo[32], hi[32], r[32], rlo[32], rhi[32], p[NUMFMT_LEN], pr[NUMFMT_LEN];
+	char va[NUMFMT_LEN], sa[NUMFMT_LEN], vb[NUMFMT_LEN], sb[NUMFMT_LEN];
 	const char *how, *verdict;
 	int significant, separable = 1;
 
-	stats_compare_clustered(&t, a->x, a->seed, a->n, b->x, b->seed, b->n, 0.95);
+	stats_compare_clustered(&t, a->x, a->layout_seed, a->n, b->x, b->layout_seed, b->n, 0.95);
 	if (!t.layout_unreplicated) {
 		how = "Welch's t on the layout seeds' means";
 		lsd = cmd_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) / fabs(ma);
@@ -184,19 +186,23 @@ static void compare_objective(const struct objective *ob, const struct config_re
 	if (isfinite(lsd))
 		band = 1.96 * sqrt(2.0) * lsd;
 
-	printf("%s (%s): A %.6g ±%.2g (n=%zu), B %.6g ±%.2g (n=%zu)\n", ob->name,
-	       ob->maximize ? "max" : "min", ma, A->obj[i].stddev, A->obj[i].n, mb,
-	       B->obj[i].stddev, B->obj[i].n);
+	numfmt(va, sizeof(va), ma, 4);
+	numfmt(sa, sizeof(sa), A->obj[i].stddev, 2);
+	numfmt(vb, sizeof(vb), mb, 4);
+	numfmt(sb, sizeof(sb), B->obj[i].stddev, 2);
+	printf("%s (%s): A %s ±%s (n=%zu), B %s ±%s (n=%zu)\n", ob->name,
+	       ob->maximize ? "max" : "min", va, sa, A->obj[i].n, vb, sb, B->obj[i].n);
 	cmd_format_signed(d, sizeof(d), t.diff);
 	cmd_format_signed(lo, sizeof(lo), t.diff_lo);
 	cmd_format_signed(hi, sizeof(hi), t.diff_hi);
 	cmd_format_pct(r, sizeof(r), t.rel);
 	cmd_format_pct(rlo, sizeof(rlo), t.rel_lo);
 	cmd_format_pct(rhi, sizeof(rhi), t.rel_hi);
-	printf("  B - A = %s (%s), 95%% CI [%s, %s] ([%s, %s]), p = %.3g\n", d, r, lo, hi,
-	       rlo, rhi, t.p);
-	printf("  test: %s (%zu against %zu); Mann-Whitney p = %.3g\n", how, t.na, t.nb,
-	       t.p_rank);
+	numfmt_p(p, sizeof(p), t.p);
+	numfmt_p(pr, sizeof(pr), t.p_rank);
+	printf("  B - A = %s (%s), 95%% CI [%s, %s] ([%s, %s]), %s\n", d, r, lo, hi,
+	       rlo, rhi, p);
+	printf("  test: %s (%zu against %zu); Mann-Whitney %s\n", how, t.na, t.nb, pr);
 	printf("  noise: run sd %.2g%%, layout sd ", 100 * cmd_pooled_sd(A->spread[i].within_sd,
 								B->spread[i].within_sd) / fabs(ma));
 	if (isfinite(lsd))
@@ -223,12 +229,15 @@ static void compare_size(const struct objective *ob, const struct config_result 
 			 const struct config_result *B, size_t i)
 {
 	double ma = A->value[i], mb = B->value[i];
-	char d[32], r[32];
+	char d[32], r[32], va[NUMFMT_LEN], vb[NUMFMT_LEN];
 
 	cmd_format_signed(d, sizeof(d), mb - ma);
 	cmd_format_pct(r, sizeof(r), (mb - ma) / fabs(ma));
-	printf("%s (%s): A %.10g, B %.10g%s%s\n  B - A = %s (%s), exact\n", ob->name,
-	       ob->maximize ? "max" : "min", ma, mb, *ob->unit ? " " : "", ob->unit, d, r);
+	/* Exact: enough digits for a byte count. */
+	numfmt(va, sizeof(va), ma, 6);
+	numfmt(vb, sizeof(vb), mb, 6);
+	printf("%s (%s): A %s, B %s%s%s\n  B - A = %s (%s), exact\n", ob->name,
+	       ob->maximize ? "max" : "min", va, vb, *ob->unit ? " " : "", ob->unit, d, r);
 	printf("  verdict: %s\n", ma == mb ? "equal" :
 	       (mb > ma) == (ob->maximize != 0) ? "B is better" : "B is worse");
 }
@@ -244,8 +253,10 @@ static int report(const struct study *d, const struct run_result *res,
 	}
 	A = &res->configs[0];
 	B = &res->configs[1];
-	printf("compare (study %s): %u measurements x %u layout seeds a side, interleaved\n",
-	       d->name, d->repeats_min * (unsigned)d->ntestbeds, d->layout_samples);
+	printf("compare (study %s): %u measurement%s x %u layout seed%s a side, interleaved\n",
+	       d->name, d->repeats_min * (unsigned)d->ntestbeds,
+	       numfmt_s(d->repeats_min * d->ntestbeds), d->layout_samples,
+	       numfmt_s(d->layout_samples));
 	if (o->a_rev) {
 		printf("  A: %s (%.12s)\n  B: %s (%.12s)\n  flags: %s\n", o->a_rev, A->commit,
 		       o->b_rev, B->commit, *A->flags ? A->flags : "(no flags)");

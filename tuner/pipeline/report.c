@@ -9,6 +9,7 @@
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
+#include "tuner/numfmt.h"
 #include "tuner/util.h"
 
 static int objective_modelled(const struct objective *o)
@@ -48,30 +49,22 @@ static int cmp_rows(const void *a, const void *b)
 	return vx < vy ? -1 : 1;
 }
 
-/* Whole numbers (byte counts, instruction counts) in full; others to six
- * significant digits. */
-static void format_number(char *buf, size_t len, double v)
-{
-	if (v == floor(v) && fabs(v) < 1e15)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.6g", v);
-}
-
+/* A value to 4 significant digits (numfmt.h), its spread to 2; the
+ * files (JSON, CSV) keep every digit. */
 static void format_value(char *buf, size_t len, const struct summary *sm)
 {
-	char v[32], sd[32];
+	char v[NUMFMT_LEN], sd[NUMFMT_LEN];
 
 	if (sm->n == 0) {
 		snprintf(buf, len, "-");
 		return;
 	}
-	format_number(v, sizeof(v), sm->trimmed_mean);
+	numfmt(v, sizeof(v), sm->trimmed_mean, 4);
 	if (sm->n == 1) {
 		snprintf(buf, len, "%s", v);
 		return;
 	}
-	snprintf(sd, sizeof(sd), "%.2g", sm->stddev);
+	numfmt(sd, sizeof(sd), sm->stddev, 2);
 	snprintf(buf, len, "%s ±%s (n=%zu)", v, sd, sm->n);
 }
 

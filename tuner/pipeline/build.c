@@ -10,7 +10,7 @@
 
 #include "tuner/codeid.h"
 #include "tuner/elf.h"
-#include "tuner/measure.h"
+#include "tuner/parse.h"
 #include "tuner/runner.h"
 #include "tuner/size.h"
 #include "tuner/util.h"
@@ -38,62 +38,6 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 	if (c->pgo == PGO_ON && s->train.inputs[0])
 		h = hash64_str(h, s->train.inputs);
 	hash64_hex(out, h);
-}
-
-char **env_build(const struct cmd_env *e)
-{
-	char **env = xcalloc(20, sizeof(*env));
-	size_t n = 0;
-
-#define ADD(name, val) \
-	do { \
-		if (val) \
-			env[n++] = xasprintf("TUNER_" name "=%s", (val)); \
-	} while (0)
-	ADD("FLAGS", e->flags);
-	ADD("SRC", e->src);
-	ADD("OUT", e->out);
-	ADD("PGO", e->pgo);
-	ADD("PROFILE_DIR", e->profile_dir);
-	ADD("ARTIFACT", e->artifact);
-	ADD("TESTBED", e->testbed);
-	ADD("CONFIG_ID", e->config_id);
-	ADD("CACHE", e->cache);
-	ADD("STUDY_DIR", e->study_dir);
-	ADD("UARCH", e->uarch);
-	ADD("UARCH_PLUGIN", e->uarch_plugin);
-#undef ADD
-	env[n++] = xasprintf("TUNER_JOBS=%u", e->jobs ? e->jobs : 1);
-	env[n++] = xasprintf("TUNER_LAYOUT_SEED=%u", e->layout_seed);
-	if (e->run >= 0)
-		env[n++] = xasprintf("TUNER_RUN=%ld", e->run);
-	env[n] = NULL;
-	return env;
-}
-
-void env_free(char **env)
-{
-	if (!env)
-		return;
-	for (char **p = env; *p; p++)
-		free(*p);
-	free(env);
-}
-
-int run_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
-	      const char *log, size_t capture, double timeout)
-{
-	const char *argv[] = { "/bin/sh", "-c", command, NULL };
-	struct runner_opts o = RUNNER_OPTS_INIT;
-
-	o.argv = argv;
-	o.cwd = cwd;
-	o.env = (const char *const *)env;
-	o.log_path = log;
-	o.capture = capture > 0;
-	o.capture_max = capture;
-	o.timeout = timeout;
-	return runner_run(r, &o);
 }
 
 static void log_line(const char *log, const char *fmt, const char *what)
@@ -175,7 +119,7 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 		ret = tn_error("size command printed more than %zu MiB: not parsed",
 			       CAPTURE_MEASURE >> 20);
 	else if (ret == 0)
-		ret = measure_parse(out, "number", NULL, r.result.out, r.result.out_len);
+		ret = parse_value(out, "number", NULL, r.result.out, r.result.out_len);
 	runner_release(&r);
 	return ret;
 }

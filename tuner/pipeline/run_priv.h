@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_priv: what the parts of the run module share, private to it.
- * run.c plans a study and schedules its jobs (builds, measurement rounds,
- * the race), run_jobs.c holds the jobs themselves, run_front.c turns the
- * journal into samples, the noise-aware front and the summary.
+ * run.c runs a study from end to end, run_plan.c plans its units,
+ * run_sched.c schedules its jobs (builds, measurement rounds, the race),
+ * run_jobs.c holds the jobs themselves, run_front.c turns the journal into
+ * samples, the noise-aware front and the summary.
  */
 #ifndef TUNER_RUN_PRIV_H
 #define TUNER_RUN_PRIV_H
@@ -26,7 +27,7 @@ struct run_ctx;
 /* One configuration built with one layout seed. */
 struct unit {
 	struct config cfg;
-	unsigned seed;
+	unsigned layout_seed; /* 0 .. layout.samples - 1 */
 	char key[17];
 	char *dir;
 	const struct gitsrc *src;         /* the source revision it is built from */
@@ -88,6 +89,7 @@ struct run_ctx {
 	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
+	atomic_ulong measure_ms; /* wall time of this run's measurements */
 	atomic_int error; /* a system error stopped a job (run_fail()) */
 	char *first_error; /* its message, the first one's (under err_lock) */
 	pthread_mutex_t err_lock;
@@ -116,6 +118,26 @@ struct mjob {
 /* A note through rep (NULL, or no note callback: dropped). */
 void run_note(const struct run_reporter *rep, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The status text through rep (NULL: done with it), if it takes one. */
+void run_status(const struct run_reporter *rep, const char *text, int force);
+
+/* ---- run_plan.c ---- */
+
+/* Plans the units: configurations from the strategy, times source
+ * revisions, times layout seeds, one unit per distinct build key
+ * (*out malloced, the caller frees each unit's fields and it). */
+int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx, const struct run_opts *opts,
+	     const char *compiler, const char *builds_root);
+/* build.equivalent: skip: each unit's predicted lead and prediction. */
+void run_predict(struct run_ctx *ctx, struct unit *units, size_t n);
+
+/* ---- run_sched.c ---- */
+
+/* Builds and measures ctx->units (their builds already submitted to the
+ * pool), races, says the status through rep; sets out->raced and the
+ * race's counts. */
+void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_reporter *rep,
+		  double start);
 
 /* ---- run_jobs.c ---- */
 

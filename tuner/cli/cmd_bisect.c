@@ -47,6 +47,7 @@
 #include "tuner/progress.h"
 #include "tuner/space.h"
 #include "tuner/study.h"
+#include "tuner/numfmt.h"
 #include "tuner/util.h"
 
 const char bisect_usage[] =
@@ -109,7 +110,7 @@ static const char *mark_name(enum bisect_mark m)
 
 static void print_verdict(const struct bisect_session *ss, const struct bisect_verdict *v)
 {
-	char g[160], b[160], ends[32] = "";
+	char g[200], b[200], ends[32] = "";
 
 	if (v->mark == BISECT_SKIP) {
 		printf("  K=%u: not measured (%s): skipped\n", ss->p.layout, v->why);
@@ -157,7 +158,7 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 	size_t slot[2], o = ss->p.objective;
 	unsigned k = ss->judged[i] > ss->base ? ss->judged[i] : ss->base;
 	double ma, rsd, lsd, band;
-	char d[32], lo[32], hi[32], rel[96];
+	char d[32], lo[32], hi[32], rel[96], ps[80];
 
 	printf("first bad commit: %s %s\n", c->id, c->subject);
 	if (!*c->parent) {
@@ -195,12 +196,12 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 	cmd_format_signed(lo, sizeof(lo), t.diff_lo);
 	cmd_format_signed(hi, sizeof(hi), t.diff_hi);
 	cmd_format_rel(rel, sizeof(rel), t.rel, t.rel_lo, t.rel_hi);
-	printf("  against its parent %.12s%s%s%s, %s, %u layout seeds x %u run%s a side:\n",
+	printf("  against its parent %.12s%s%s%s, %s, %u layout seed%s x %u run%s a side:\n",
 	       parent.id, known ? " (" : "", known ? known->subject : "", known ? ")" : "",
-	       ss->s->objectives[o].name, k, ss->p.repeats, ss->p.repeats == 1 ? "" : "s");
-	printf("  B - A = %s, 95%% CI [%s, %s]; relative %s, p = %.3g (ranks %.3g): %s\n", d, lo,
-	       hi, rel, t.p, t.p_rank, stats_significant(&t, 0.05) ? "significant" :
-	       "not significant");
+	       ss->s->objectives[o].name, k, numfmt_s(k), ss->p.repeats, numfmt_s(ss->p.repeats));
+	cmd_format_ps(ps, sizeof(ps), t.p, t.p_rank);
+	printf("  B - A = %s, 95%% CI [%s, %s]; relative %s, %s: %s\n", d, lo, hi, rel, ps,
+	       stats_significant(&t, 0.05) ? "significant" : "not significant");
 	rsd = cmd_pooled_sd(A->spread[o].within_sd, B->spread[o].within_sd) / fabs(ma);
 	lsd = cmd_pooled_sd(A->spread[o].between_sd, B->spread[o].between_sd) / fabs(ma);
 	/* One run a build: the seeds' means spread by layout (and one run's
@@ -323,9 +324,8 @@ static int parse_options(struct bisect_opts *o, int argc, char **argv)
 				return ret;
 		}
 	}
-	ret = cmd_search_args(&o->m, argc, "bisect", "REV");
-	if (ret >= 0)
-		return ret;
+	if (!cmd_search_args_ok(&o->m, argc, "bisect", "REV"))
+		return EXIT_USAGE;
 	if (o->m.layout == 1 || o->m.max_layout == 1)
 		return usage_error("bisect needs at least 2 layout seeds per commit: with one, a commit that only moves code (a layout shift) cannot be told from a regression", NULL);
 	if (o->m.layout && o->m.max_layout && o->m.max_layout < o->m.layout)

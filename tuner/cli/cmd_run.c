@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/measure.h"
+#include "tuner/numfmt.h"
 #include "tuner/progress.h"
 #include "tuner/report.h"
 #include "tuner/run.h"
@@ -100,7 +102,7 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 				break;
 			}
 			for (size_t t = 0; t < s->ntestbeds; t++) {
-				char *log = run_measure_log(cr->build_dirs[k], s->testbeds[t]);
+				char *log = measure_log_path(cr->build_dirs[k], s->testbeds[t]);
 				printf("    %s\n", log);
 				free(log);
 			}
@@ -140,8 +142,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 		return ret;
 	}
 
-	printf("study %s: %zu configurations x %u layout seeds; source %.12s%s\n", s->name,
-	       res.nconfigs, s->layout_samples, res.commit, res.dirty ? " (dirty)" : "");
+	printf("study %s: %zu configuration%s x %u layout seed%s; source %.12s%s\n", s->name,
+	       res.nconfigs, numfmt_s(res.nconfigs), s->layout_samples,
+	       numfmt_s(s->layout_samples), res.commit, res.dirty ? " (dirty)" : "");
 	printf("builds: %lu new (%lu failed), ", res.builds_done, res.builds_failed);
 	if (res.builds_skipped)
 		printf("%lu not needed, ", res.builds_skipped);

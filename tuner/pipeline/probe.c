@@ -78,7 +78,7 @@ int probe_judge(struct stats_test *t, const struct probe *p, const struct config
 {
 	const struct run_samples *x = &a->samples[p->objective], *y = &b->samples[p->objective];
 
-	stats_compare_clustered(t, x->x, x->seed, x->n, y->x, y->seed, y->n, 0.95);
+	stats_compare_clustered(t, x->x, x->layout_seed, x->n, y->x, y->layout_seed, y->n, 0.95);
 	if (strcmp(a->status, "ok") || strcmp(b->status, "ok") || !stats_significant(t, 0.05))
 		return 0;
 	return (t->diff > 0) == (p->s->objectives[p->objective].maximize != 0) ? 1 : -1;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Unit tests for measure: the parsers on iperf3-shaped documents and on the
+ * Unit tests for parse: the parsers on iperf3-shaped documents and on the
  * kinds of text measure commands print.
  *
  * The number parser takes only standalone tokens: a number must start at the
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "tuner/cgmodel.h"
-#include "tuner/measure.h"
+#include "tuner/parse.h"
 #include "tuner/util.h"
 
 /* Shaped like `iperf3 -c 10.0.1.2 -J -t 10` (TCP, one stream, 3.12). */
@@ -152,7 +152,7 @@ static int parse_exact(double *out, const char *parser, const char *text, size_t
 	int ret;
 
 	memcpy(copy, text, len);
-	ret = measure_parse(out, parser, NULL, copy, len);
+	ret = parse_value(out, parser, NULL, copy, len);
 	free(copy);
 	return ret;
 }
@@ -185,12 +185,12 @@ static void check_fails(const char *parser, const char *text, const char *msg, i
 }
 #define assert_fails(parser, text, msg) check_fails((parser), (text), (msg), __LINE__)
 
-static void test_measure__iperf3(void **state)
+static void test_parse__iperf3(void **state)
 {
 	assert_parses("iperf3", iperf3_doc, 934.50704);
 }
 
-static void test_measure__iperf3_error(void **state)
+static void test_parse__iperf3_error(void **state)
 {
 	assert_fails("iperf3", iperf3_error_doc,
 		     "iperf3: unable to connect to server - server may have stopped");
@@ -205,7 +205,7 @@ static void test_measure__iperf3_error(void **state)
 		     "iperf3: interrupt");
 }
 
-static void test_measure__iperf3_missing(void **state)
+static void test_parse__iperf3_missing(void **state)
 {
 	/* A UDP-style end with only "sum", a missing end, output that is not
 	 * JSON at all, and a value of the wrong type. */
@@ -224,7 +224,7 @@ static void test_measure__iperf3_missing(void **state)
 	assert_fails("iperf3", "{\"end\": {}} trailing", "output is not JSON");
 }
 
-static void test_measure__json_paths(void **state)
+static void test_parse__json_paths(void **state)
 {
 	assert_parses("json:end.streams[0].receiver.bits_per_second", iperf3_doc, 934507040);
 	assert_parses("json:end.streams[0].sender.retransmits", iperf3_doc, 23);
@@ -240,7 +240,7 @@ static void test_measure__json_paths(void **state)
 	assert_parses("json:a.b", "{\"a\": {\"b\": 9007199254740993}}", 9007199254740992.0);
 }
 
-static void test_measure__json_missing(void **state)
+static void test_parse__json_missing(void **state)
 {
 	assert_fails("json:end.x", iperf3_doc, "json: no 'end.x' in output");
 	/* The message names the first missing part, not the whole path. */
@@ -257,7 +257,7 @@ static void test_measure__json_missing(void **state)
 	assert_fails("json:end.sum", iperf3_doc, "json: no 'end.sum' in output");
 }
 
-static void test_measure__json_not_number(void **state)
+static void test_parse__json_not_number(void **state)
 {
 	assert_fails("json:end.sum_sent", iperf3_doc,
 		     "json: 'end.sum_sent' is an object, not a number");
@@ -269,7 +269,7 @@ static void test_measure__json_not_number(void **state)
 	assert_fails("json:x", "not json", "json: output is not JSON");
 }
 
-static void test_measure__json_bad_paths(void **state)
+static void test_parse__json_bad_paths(void **state)
 {
 	static const char *const good[] = {
 		"json:a", "json:a.b", "json:a[0]", "json:a[0][12].b", "json:[3]",
@@ -287,23 +287,23 @@ static void test_measure__json_bad_paths(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
-		if (!measure_parser_valid(good[i]))
+		if (!parse_valid(good[i]))
 			fail_msg("'%s' should be valid", good[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
-		if (measure_parser_valid(bad[i]))
+		if (parse_valid(bad[i]))
 			fail_msg("'%s' should be invalid", bad[i]);
 
 	assert_fails("json:a..b", "{}", "json: bad path 'a..b'");
 	assert_fails("csv", "1", "unknown parser 'csv' (known: number, iperf3, json:PATH, "
 		     "cachegrind-model, ");
-	assert_string_equal(measure_parser_names(), "number, iperf3, json:PATH, cachegrind-model, "
+	assert_string_equal(parse_names(), "number, iperf3, json:PATH, cachegrind-model, "
 			    "cachegrind-model:cycles, cachegrind-model:ir, "
 			    "cachegrind-model:i1-misses, uarch-model, uarch-model:cycles, "
 			    "uarch-model:insns, uarch-model:l1i-misses, uarch-model:l1d-misses, "
 			    "uarch-model:l2-misses, uarch-model:mispredicts, uarch-model:taken");
 }
 
-static void test_measure__number(void **state)
+static void test_parse__number(void **state)
 {
 	assert_parses("number", "... 123.4 Mbit/s\nresult: 1.5e3\n", 1500);
 	assert_parses("number", "42", 42);
@@ -327,7 +327,7 @@ static void test_measure__number(void **state)
 		      936);
 }
 
-static void test_measure__number_not_tokens(void **state)
+static void test_parse__number_not_tokens(void **state)
 {
 	/* Numbers inside words, versions, units glued on, bare signs. */
 	assert_fails("number", "eth0", "no number in output");
@@ -345,7 +345,7 @@ static void test_measure__number_not_tokens(void **state)
 	assert_parses("number", "9 then 3e5x", 9);
 }
 
-static void test_measure__not_nul_terminated(void **state)
+static void test_parse__not_nul_terminated(void **state)
 {
 	const char text[] = "12 34 {\"a\": 5}";
 	double v = 0;
@@ -371,13 +371,13 @@ static void test_measure__not_nul_terminated(void **state)
 	assert_near(v, 7);
 
 	/* No text at all. */
-	assert_int_equal(measure_parse(&v, "number", NULL, NULL, 0), -1);
+	assert_int_equal(parse_value(&v, "number", NULL, NULL, 0), -1);
 	assert_non_null(strstr(tn_errmsg(), "no number"));
 }
 
 /* cachegrind-model goes to cgmodel (tested there) with the given model, or
  * its defaults without one. */
-static void test_measure__cachegrind_model(void **state)
+static void test_parse__cachegrind_model(void **state)
 {
 	static const char doc[] =
 		"forwarded packets=10 bytes=1000\n"
@@ -387,7 +387,7 @@ static void test_measure__cachegrind_model(void **state)
 		"7 1000 10 1 0 0 0 0 0 0\n"
 		"summary: 1000 10 1 0 0 0 0 0 0\n";
 	struct cg_model m;
-	struct measure_models mm = { &m, NULL };
+	struct parse_models mm = { &m, NULL };
 	double v = NAN;
 
 	/* Defaults: 1000 + 12 * 10 + 100 * 1 = 1220 cycles. */
@@ -399,11 +399,11 @@ static void test_measure__cachegrind_model(void **state)
 	cg_model_init(&m);
 	m.l1_miss = 20;
 	m.ll_miss = 200;
-	assert_int_equal(measure_parse(&v, "cachegrind-model:cycles", &mm, doc, strlen(doc)), 0);
+	assert_int_equal(parse_value(&v, "cachegrind-model:cycles", &mm, doc, strlen(doc)), 0);
 	assert_near(v, (1000 + 20 * 10 + 200 * 1) / 10.0);
 	free(m.files);
 	m.files = xstrdup("gen*");
-	assert_int_equal(measure_parse(&v, "cachegrind-model", &mm, doc, strlen(doc)), -1);
+	assert_int_equal(parse_value(&v, "cachegrind-model", &mm, doc, strlen(doc)), -1);
 	assert_string_equal(tn_errmsg(), "cachegrind-model: no counted code: no file matches 'gen*'");
 	cg_model_release(&m);
 	assert_fails("cachegrind-model", "packets=1 bytes=2\n", "no 'events:' line");
@@ -412,18 +412,18 @@ static void test_measure__cachegrind_model(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_measure__iperf3),
-		cmocka_unit_test(test_measure__iperf3_error),
-		cmocka_unit_test(test_measure__iperf3_missing),
-		cmocka_unit_test(test_measure__json_paths),
-		cmocka_unit_test(test_measure__json_missing),
-		cmocka_unit_test(test_measure__json_not_number),
-		cmocka_unit_test(test_measure__json_bad_paths),
-		cmocka_unit_test(test_measure__number),
-		cmocka_unit_test(test_measure__number_not_tokens),
-		cmocka_unit_test(test_measure__not_nul_terminated),
-		cmocka_unit_test(test_measure__cachegrind_model),
+		cmocka_unit_test(test_parse__iperf3),
+		cmocka_unit_test(test_parse__iperf3_error),
+		cmocka_unit_test(test_parse__iperf3_missing),
+		cmocka_unit_test(test_parse__json_paths),
+		cmocka_unit_test(test_parse__json_missing),
+		cmocka_unit_test(test_parse__json_not_number),
+		cmocka_unit_test(test_parse__json_bad_paths),
+		cmocka_unit_test(test_parse__number),
+		cmocka_unit_test(test_parse__number_not_tokens),
+		cmocka_unit_test(test_parse__not_nul_terminated),
+		cmocka_unit_test(test_parse__cachegrind_model),
 	};
 
-	return cmocka_run_group_tests_name("measure", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
 }

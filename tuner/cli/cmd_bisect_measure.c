@@ -82,10 +82,11 @@ out:
 
 void bisect_format_test(char *buf, size_t len, const struct stats_test *t)
 {
-	char rel[96];
+	char rel[96], ps[80];
 
 	cmd_format_rel(rel, sizeof(rel), t->rel, t->rel_lo, t->rel_hi);
-	snprintf(buf, len, "%s (p %.2g, ranks %.2g)", rel, t->p, t->p_rank);
+	cmd_format_ps(ps, sizeof(ps), t->p, t->p_rank);
+	snprintf(buf, len, "%s (%s)", rel, ps);
 }
 
 static int endpoints_ok(const struct config_result *g, const struct config_result *b,

@@ -39,7 +39,7 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 	if (!atomic_load(&u->built) || !u->build || u->build->status != BUILD_OK)
 		return;
 	if (o->from_size) {
-		push(b, u->build->size, u->seed);
+		push(b, u->build->size, u->layout_seed);
 		return;
 	}
 	/* The same code's samples, pooled: they are of the same program; the
@@ -58,7 +58,7 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 					continue;
 				for (size_t k = 0; k < recs[i]->nvalues; k++)
 					if (!strcmp(recs[i]->names[k], o->name))
-						push(b, recs[i]->values[k], u->seed);
+						push(b, recs[i]->values[k], u->layout_seed);
 			}
 			free(recs);
 		}
@@ -249,7 +249,7 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		cr->samples = xcalloc(m ? m : 1, sizeof(*cr->samples));
 		for (size_t i = 0; i < m; i++) {
 			cr->samples[i].x = b[c * m + i].x;
-			cr->samples[i].seed = b[c * m + i].cl;
+			cr->samples[i].layout_seed = b[c * m + i].cl;
 			cr->samples[i].n = b[c * m + i].n;
 		}
 	}

@@ -59,7 +59,7 @@ void bisect_say(const struct bisect_session *ss, const char *fmt, ...)
 int bisect_measure(struct bisect_session *ss, struct run_result *out,
 		   const struct gitsrc_commit *const *which, size_t n, size_t *slot);
 
-/* "-2.31% [-2.9%, -1.72%] (p 0.001, ranks 0.002)" */
+/* "-2.31% [-2.9%, -1.72%] (p = 0.001, ranks p = 0.002)" */
 void bisect_format_test(char *buf, size_t len, const struct stats_test *t);
 
 /*

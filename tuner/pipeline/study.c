@@ -12,7 +12,7 @@
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
-#include "tuner/measure.h"
+#include "tuner/parse.h"
 #include "tuner/search.h"
 #include "tuner/util.h"
 #include "study_priv.h"
@@ -50,9 +50,9 @@ int study_want_map(const struct loader *ld, const struct ynode *n, const char *w
 
 int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name)
 {
-	if (!measure_parser_valid(name))
+	if (!parse_valid(name))
 		return study_err(ld, n, "unknown parser '%s' (known: %s)", name,
-				 measure_parser_names());
+				 parse_names());
 	return 0;
 }
 

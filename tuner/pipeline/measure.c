@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* measure: see include/tuner/measure.h */
+#include "tuner/measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/parse.h"
+#include "tuner/runner.h"
+#include "tuner/util.h"
+
+char *measure_log_path(const char *dir, const char *testbed)
+{
+	char *n = xstrdup(testbed), *log;
+
+	for (char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == '_'))
+			*p = '_';
+	log = xasprintf("%s/measure-%s.log", dir, n);
+	free(n);
+	return log;
+}
+
+/*
+ * Runs a reboot or deploy step; on failure describes it in err. Returns 1
+ * when cancelled (nothing to record), else 0.
+ */
+static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what,
+		const char *cwd, char *const *env, const char *log)
+{
+	struct runner r = RUNNER_INIT;
+	int cancelled = 0;
+
+	if (run_shell(&r, cmd->command, cwd, env, log, 0, cmd->timeout) < 0)
+		strbuf_addf(err, "%s: %s", what, tn_errmsg());
+	else if (r.result.cancelled)
+		cancelled = 1;
+	else if (r.result.status)
+		strbuf_addf(err, "%s %s with status %d", what,
+			    r.result.timed_out ? "timed out" : "failed", r.result.status);
+	runner_release(&r);
+	return cancelled;
+}
+
+int measure_run(struct measure_record *out, const struct measure_request *req)
+{
+	const struct study *s = req->study;
+	const struct parse_models models = { &s->model, s->has_uarch ? &s->uarch : NULL };
+	char *log = measure_log_path(req->dir, s->testbeds[req->testbed]);
+	struct runner r = RUNNER_INIT;
+	struct strbuf err = STRBUF_INIT;
+	double start = now_seconds();
+	int cancelled = 0;
+	size_t k = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (req->reboot && s->reboot.command &&
+	    (cancelled = step(&err, &s->reboot, "reboot", req->dir, req->env, log)))
+		goto out;
+	if (!err.len && s->deploy.command &&
+	    (cancelled = step(&err, &s->deploy, "deploy", req->dir, req->env, log)))
+		goto out;
+	if (!err.len) {
+		if (run_shell(&r, s->measure.command, req->dir, req->env, log, CAPTURE_MEASURE,
+			      s->measure.timeout) < 0)
+			strbuf_addf(&err, "measure: %s", tn_errmsg());
+		else if ((cancelled = r.result.cancelled))
+			goto out;
+		else if (r.result.timed_out)
+			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
+		else if (r.result.status)
+			strbuf_addf(&err, "measure failed with status %d", r.result.status);
+		else if (r.result.out_truncated)
+			strbuf_addf(&err, "measure printed more than %zu MiB on stdout: not parsed "
+				    "(all of it is in the log)", CAPTURE_MEASURE >> 20);
+	}
+
+	out->names = xcalloc(s->nobjectives + 1, sizeof(*out->names));
+	out->values = xcalloc(s->nobjectives + 1, sizeof(*out->values));
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		double v = NAN;
+		if (s->objectives[i].from_size)
+			continue;
+		if (!err.len && parse_value(&v, s->objectives[i].parser, &models,
+					    r.result.out, r.result.out_len) < 0)
+			strbuf_addf(&err, "%s: %s", s->objectives[i].name, tn_errmsg());
+		out->names[k] = s->objectives[i].name;
+		out->values[k++] = v;
+	}
+	out->nvalues = k;
+	out->ok = err.len == 0;
+	out->error = err.len ? strbuf_detach(&err) : NULL;
+	out->seconds = now_seconds() - start;
+out:
+	runner_release(&r);
+	strbuf_release(&err);
+	free(log);
+	return cancelled ? 1 : 0;
+}
+
+void measure_run_release(struct measure_record *r)
+{
+	free(r->names);
+	free(r->values);
+	free(r->error);
+	r->names = NULL;
+	r->values = NULL;
+	r->error = NULL;
+}

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run_plan: the units of a run: configurations from the strategy, times source revisions, times layout seeds; and build.equivalent's predictions (see run_priv.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/build.h"
+#include "tuner/gccopt.h"
+#include "tuner/search.h"
+#include "tuner/util.h"
+#include "run_priv.h"
+
+/* Adds config c built from source src with each layout seed. */
+static void add_units(struct unit **units, size_t *nunits, size_t *alloc,
+		      struct run_ctx *ctx, const struct config *c, const struct gitsrc *src,
+		      const char *compiler, const char *builds_root)
+{
+	const struct study *s = ctx->s;
+	char id[17];
+
+	memcpy(id, c->id, sizeof(id));
+	if (ctx->nsrcs > 1)
+		hash64_hex(id, hash64_str(hash64_str(HASH64_INIT, c->id), src->commit));
+	for (unsigned seedi = 0; seedi < s->layout_samples; seedi++) {
+		struct unit *u;
+		ALLOC_GROW(*units, *nunits + 1, *alloc);
+		u = &(*units)[(*nunits)++];
+		memset(u, 0, sizeof(*u));
+		u->cfg = *c;
+		u->cfg.flags = xstrdup(c->flags);
+		memcpy(u->cfg.id, id, sizeof(id));
+		u->layout_seed = seedi;
+		u->src = src;
+		atomic_init(&u->built, 0);
+		u->next = xcalloc(s->ntestbeds, sizeof(*u->next));
+		u->ctx = ctx;
+		build_key(u->key, s, c, seedi, src->tree, compiler);
+		u->dir = xasprintf("%s/%s", builds_root, u->key);
+	}
+}
+
+/* Plans the units: configurations from the strategy, times source
+ * revisions, times layout seeds, one unit per distinct build key. */
+int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
+		const struct run_opts *opts, const char *compiler, const char *builds_root)
+{
+	const struct study *s = ctx->s;
+	const struct search_ops *ops = search_find(s->strategy);
+	uint64_t budget = opts->has_budget ? opts->budget : s->budget;
+	uint64_t seed = opts->has_seed ? opts->seed : s->seed;
+	struct unit *units = NULL;
+	size_t nunits = 0, alloc = 0, nseen = 0, seen_alloc = 0;
+	char (*seen)[17] = NULL;
+	void *st;
+	uint64_t idx;
+
+	if (!ops)
+		return tn_error("unknown search strategy '%s'", s->strategy);
+	if (ops->init(&st, &s->space, budget, seed) < 0)
+		return -1;
+	while (ops->next(st, &idx) == 1) {
+		struct config c = CONFIG_INIT;
+		int dup = 0;
+
+		if (space_config(&c, &s->space, idx) < 0)
+			continue;
+		/* Two flag strings with the same normalized set are one config. */
+		for (size_t i = 0; i < nseen && !dup; i++)
+			dup = !strcmp(seen[i], c.id);
+		if (dup) {
+			config_release(&c);
+			continue;
+		}
+		ALLOC_GROW(seen, nseen + 1, seen_alloc);
+		memcpy(seen[nseen++], c.id, sizeof(c.id));
+		for (size_t r = 0; r < ctx->nsrcs; r++)
+			add_units(&units, &nunits, &alloc, ctx, &c, &ctx->srcs[r], compiler,
+				  builds_root);
+		config_release(&c);
+	}
+	ops->free(st);
+	free(seen);
+	*out = units;
+	*n = nunits;
+	return 0;
+}
+
+/* The kinds of the switches in `ignored` (gccopt_kind()), in order. */
+static char *ignored_kinds(const char *ignored)
+{
+	struct strbuf kinds = STRBUF_INIT, kind = STRBUF_INIT, setting = STRBUF_INIT;
+	char **w;
+	size_t n = gccopt_words(&w, ignored, 0);
+
+	for (size_t i = 0; i < n; i++) {
+		gccopt_kind(&kind, &setting, w[i]);
+		if (kinds.len)
+			strbuf_addch(&kinds, ' ');
+		strbuf_addstr(&kinds, strbuf_str(&kind));
+	}
+	gccopt_words_free(w, n);
+	strbuf_release(&kind);
+	strbuf_release(&setting);
+	return strbuf_detach(&kinds);
+}
+
+/*
+ * build.equivalent: skip. Gives each unit that GCC is predicted to build
+ * as an earlier one (equal gccopt_predicted() forms, same source, layout
+ * seed and PGO) its lead and its prediction: one per kinds of ignored
+ * switch and PGO, which the first pair built confirms or refutes.
+ */
+void run_predict(struct run_ctx *ctx, struct unit *units, size_t n)
+{
+	char **form = xcalloc(n + 1, sizeof(*form));
+
+	for (size_t i = 0; i < n; i++) {
+		struct unit *u = &units[i];
+		char *ignored, *kinds;
+		size_t p;
+
+		form[i] = gccopt_predicted(u->cfg.flags, &ignored);
+		for (size_t j = 0; j < i && *ignored && !u->pred_lead; j++) {
+			struct unit *v = &units[j];
+			if (!v->pred_lead && v->src == u->src && v->layout_seed == u->layout_seed &&
+			    v->cfg.pgo == u->cfg.pgo && !strcmp(form[j], form[i]))
+				u->pred_lead = v;
+		}
+		if (!u->pred_lead) {
+			free(ignored);
+			continue;
+		}
+		u->ignored = ignored;
+		kinds = ignored_kinds(ignored);
+		for (p = 0; p < ctx->npreds; p++)
+			if (ctx->preds[p].pgo == (u->cfg.pgo == PGO_ON) &&
+			    !strcmp(ctx->preds[p].ignored, kinds))
+				break;
+		if (p == ctx->npreds) {
+			ctx->preds = xrealloc(ctx->preds, (p + 1) * sizeof(*ctx->preds));
+			memset(&ctx->preds[p], 0, sizeof(*ctx->preds));
+			ctx->preds[p].ignored = kinds;
+			ctx->preds[p].pgo = u->cfg.pgo == PGO_ON;
+			ctx->npreds++;
+		} else {
+			free(kinds);
+		}
+		u->pred = p;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(form[i]);
+	free(form);
+}

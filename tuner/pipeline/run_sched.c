@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run_sched: the scheduler: builds noticed as they finish, builds with the same code joined, measurement rounds per testbed, the race, and the status line (see run_priv.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/codeid.h"
+#include "tuner/util.h"
+#include "run_priv.h"
+
+/*
+ * The time left until every build is made and measured measure.repeats
+ * (min) times (racing past that is not foreseen): the builds at the rate
+ * they have been finishing, then at least one measurement; the
+ * measurements still owed, at their mean time, one testbed at a time each.
+ * Nothing until something of each kind was timed.
+ */
+static void eta_text(char *buf, size_t len, struct run_ctx *ctx, size_t nunits, double elapsed)
+{
+	const struct study *s = ctx->s;
+	unsigned long done = atomic_load(&ctx->builds_done);
+	unsigned long finished = done + atomic_load(&ctx->builds_cached) +
+				 atomic_load(&ctx->builds_skipped);
+	unsigned long mdone = atomic_load(&ctx->measures_done);
+	unsigned long mcached = atomic_load(&ctx->measures_cached);
+	double per_measure = mdone ? (double)atomic_load(&ctx->measure_ms) / 1e3 / (double)mdone : NAN;
+	double builds = 0, measures = 0, left;
+	unsigned long owed = 0, twins = 0;
+	char d[24];
+
+	buf[0] = '\0';
+	if (finished < nunits) {
+		if (!done)
+			return;
+		builds = elapsed / (double)done * (double)(nunits - finished);
+	}
+	if (run_has_measure(s)) {
+		/* Twins are measured as their lead. */
+		for (size_t i = 0; i < ctx->nunits; i++)
+			twins += ctx->units[i].lead && ctx->units[i].lead != &ctx->units[i];
+		owed = (unsigned long)(nunits - twins) * s->repeats_min * s->ntestbeds;
+		owed = owed > mdone + mcached ? owed - mdone - mcached : 0;
+		if (owed && isnan(per_measure))
+			return;
+		if (owed)
+			measures = (double)owed * per_measure / (double)s->ntestbeds;
+		if (finished < nunits && !isnan(per_measure))
+			builds += per_measure;
+	}
+	left = builds > measures ? builds : measures;
+	if (left <= 0)
+		return;
+	format_duration(d, sizeof(d), left);
+	snprintf(buf, len, ", ETA %s", d);
+}
+
+static void show_progress(const struct run_reporter *p, struct run_ctx *ctx, size_t nunits,
+			  double start, int force)
+{
+	unsigned long done = atomic_load(&ctx->builds_done);
+	unsigned long cached = atomic_load(&ctx->builds_cached);
+	unsigned long skipped = atomic_load(&ctx->builds_skipped);
+	unsigned long failed = atomic_load(&ctx->builds_failed);
+	unsigned long running = atomic_load(&ctx->builds_running);
+	unsigned long mdone = atomic_load(&ctx->measures_done);
+	unsigned long mcached = atomic_load(&ctx->measures_cached);
+	unsigned long mplanned = atomic_load(&ctx->measures_planned);
+	unsigned long finished = done + cached + skipped;
+	size_t queued = nunits - finished - running;
+	char text[256], eta[32] = "", same[48] = "";
+	double elapsed = now_seconds() - start;
+
+	eta_text(eta, sizeof(eta), ctx, nunits, elapsed);
+	if (skipped)
+		snprintf(same, sizeof(same), ", %lu not needed", skipped);
+	snprintf(text, sizeof(text),
+		 "tuner: builds %lu/%zu done (%lu cached%s, %lu failed), %lu running, %zu queued; measurements %lu done, %lu waiting (%lu cached)%s",
+		 finished, nunits, cached, same, failed, running, queued, mdone,
+		 mplanned > mdone ? mplanned - mdone : 0, mcached, eta);
+	run_status(p, text, force);
+}
+
+/* The measurement scheduler of one run (main thread only). */
+struct sched {
+	struct run_ctx *ctx;
+	struct unit *units;
+	size_t nunits, nconfigs, L;
+	const struct run_reporter *prog;
+	double start;
+	struct unit **last;   /* per testbed: the unit measured last */
+	size_t unbuilt;       /* units whose build has not finished */
+};
+
+static int stopping(struct run_ctx *ctx)
+{
+	return tn_cancelled() || atomic_load(&ctx->error);
+}
+
+static int unit_ok(const struct unit *u)
+{
+	return u->noticed && u->build->status == BUILD_OK;
+}
+
+/*
+ * A unit built fine joins the lead of the same code, as a twin whose runs
+ * so far pool with the lead's, or leads itself. The lead is always the
+ * first of them in configuration order, whichever build finished first,
+ * so that what the tables say does not depend on timing: a unit before
+ * the lead takes over, and the runs the old lead has (or has queued)
+ * count as pooled. The code id comes from the build record, or from the
+ * artifact for a build recorded by an older tuner; unknown: never shared.
+ */
+static void share(struct sched *sc, struct unit *u)
+{
+	const struct study *s = sc->ctx->s;
+	struct unit *lead = NULL;
+
+	u->lead = u;
+	u->pooled = xcalloc(s->ntestbeds, sizeof(*u->pooled));
+	u->uncounted = xcalloc(s->ntestbeds, sizeof(*u->uncounted));
+	memcpy(u->code, u->build->code, sizeof(u->code));
+	if (s->share_same_code && !u->code[0] && u->build->artifact &&
+	    code_id(u->code, u->build->artifact) < 0) {
+		u->code[0] = '\0';
+		tn_error_clear();
+	}
+	for (size_t i = 0; i < sc->nunits && s->share_same_code && u->code[0] && !lead; i++) {
+		struct unit *v = &sc->units[i];
+		if (v != u && v->lead == v && !strcmp(v->code, u->code))
+			lead = v;
+	}
+	for (size_t t = 0; t < s->ntestbeds; t++) {
+		size_t have, n = run_count_records(u, t, &have);
+
+		atomic_fetch_add(&sc->ctx->measures_cached,
+				 have < s->repeats_min ? have : s->repeats_min);
+		if (lead && lead < u) {
+			lead->pooled[t] += (unsigned)have;
+		} else {
+			/* New runs get new indices after every record. */
+			u->next[t] = (unsigned)n;
+			u->uncounted[t] = (unsigned)(n - have);
+			if (lead) {
+				u->pooled[t] = lead->next[t] - lead->uncounted[t] + lead->pooled[t];
+				lead->pooled[t] = 0;
+			}
+		}
+	}
+	if (!lead)
+		return;
+	if (lead < u) {
+		u->lead = lead;
+		ALLOC_GROW(lead->twins, lead->ntwins + 1, lead->twins_alloc);
+		lead->twins[lead->ntwins++] = u;
+		return;
+	}
+	u->twins = lead->twins;
+	u->ntwins = lead->ntwins;
+	u->twins_alloc = lead->twins_alloc;
+	lead->twins = NULL;
+	lead->ntwins = lead->twins_alloc = 0;
+	ALLOC_GROW(u->twins, u->ntwins + 1, u->twins_alloc);
+	u->twins[u->ntwins++] = lead;
+	for (size_t i = 0; i < u->ntwins; i++)
+		u->twins[i]->lead = u;
+}
+
+/* Notices finished builds: a build's runs continue from what the journal
+ * holds. */
+static void notice_builds(struct sched *sc)
+{
+	const struct study *s = sc->ctx->s;
+
+	for (size_t i = 0; i < sc->nunits; i++) {
+		struct unit *u = &sc->units[i];
+
+		if (u->noticed || !atomic_load(&u->built))
+			continue;
+		u->noticed = 1;
+		sc->unbuilt--;
+		if (u->build->status == BUILD_OK && run_has_measure(s))
+			share(sc, u);
+	}
+}
+
+static void submit(struct sched *sc, struct unit *u, size_t t)
+{
+	struct mjob *m = xmalloc(sizeof(*m));
+
+	m->u = u;
+	m->testbed = t;
+	m->run = u->next[t]++;
+	sc->last[t] = u;
+	atomic_fetch_add(&sc->ctx->measures_planned, 1);
+	pool_submit(sc->ctx->pool, 1 + t, run_measure_job, m);
+}
+
+/*
+ * Queues one round on testbed t: the next run of every built unit with
+ * fewer than `upto` runs (its lead's and the lead's twins' together: the
+ * lead is the one measured), in configuration order, among the
+ * configurations with racing[c] set (racing NULL: all). The unit measured
+ * last is never measured again first: while builds are running it waits
+ * for the next round (another build may come to go between), else it goes
+ * last in this one. Returns the number queued.
+ */
+static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
+{
+	struct unit *prev = sc->last[t], *held = NULL;
+	size_t n = 0;
+
+	for (size_t c = 0; c < sc->nconfigs; c++) {
+		if (racing && !racing[c])
+			continue;
+		for (size_t k = 0; k < sc->L; k++) {
+			struct unit *u = &sc->units[c * sc->L + k];
+			if (!unit_ok(u) || !u->lead)
+				continue;
+			u = u->lead;
+			if (u->next[t] - u->uncounted[t] + u->pooled[t] >= upto)
+				continue;
+			if (u == prev) {
+				if (!sc->unbuilt || stopping(sc->ctx))
+					held = u;
+				continue;
+			}
+			submit(sc, u, t);
+			n++;
+		}
+	}
+	if (held) {
+		submit(sc, held, t);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Builds, and the first repeats.min runs of every build as builds finish:
+ * whenever a testbed has nothing queued, the next round of the builds done
+ * so far goes to it. Returns when the pool is idle with nothing to add.
+ */
+static void build_and_measure(struct sched *sc)
+{
+	struct run_ctx *ctx = sc->ctx;
+	const struct study *s = ctx->s;
+
+	for (;;) {
+		int idle = pool_wait(ctx->pool, 0.05);
+		size_t queued_now = 0;
+
+		notice_builds(sc);
+		for (size_t t = 0; t < s->ntestbeds && run_has_measure(s) && !stopping(ctx); t++) {
+			size_t queued;
+			pool_counts(ctx->pool, 1 + t, &queued, NULL, NULL);
+			if (!queued)
+				queued_now += queue_round(sc, t, s->repeats_min, NULL);
+		}
+		show_progress(sc->prog, ctx, sc->nunits, sc->start, 0);
+		if (idle && !queued_now)
+			break;
+	}
+}
+
+/* Waits for the pool to run dry, showing progress. */
+static void drain(struct sched *sc)
+{
+	while (!pool_wait(sc->ctx->pool, 0.1))
+		show_progress(sc->prog, sc->ctx, sc->nunits, sc->start, 0);
+}
+
+/* The configurations that can race: every build fine, every build with its
+ * repeats.min runs. */
+static int *race_entrants(struct sched *sc)
+{
+	int *racing = xcalloc(sc->nconfigs + 1, sizeof(*racing));
+
+	for (size_t c = 0; c < sc->nconfigs; c++) {
+		racing[c] = 1;
+		for (size_t k = 0; k < sc->L && racing[c]; k++) {
+			struct unit *u = &sc->units[c * sc->L + k];
+			racing[c] = unit_ok(u) && run_measures_complete(u);
+		}
+	}
+	return racing;
+}
+
+static const char *verdict_name(const struct pareto_verdict *v)
+{
+	if (!v->feasible)
+		return "infeasible";
+	return v->on_front ? "front" : "dominated";
+}
+
+/* The race of run.h, rounds repeats.min .. repeats.max - 1. */
+static void race(struct sched *sc, struct run_result *out)
+{
+	struct run_ctx *ctx = sc->ctx;
+	const struct study *s = ctx->s;
+	size_t nc = sc->nconfigs, T = s->ntestbeds;
+	int *racing = race_entrants(sc);
+	int *skip = xcalloc(nc + 1, sizeof(*skip));
+	int *noisy = xcalloc(s->nobjectives + 1, sizeof(*noisy));
+	struct pareto_verdict *v = xcalloc(nc + 1, sizeof(*v));
+	unsigned k = s->repeats_min;
+
+	ctx->race_runs = xcalloc(nc + 1, sizeof(*ctx->race_runs));
+	ctx->race_verdict = xcalloc(nc + 1, sizeof(*ctx->race_verdict));
+	for (size_t c = 0; c < nc; c++) {
+		skip[c] = !racing[c];
+		ctx->race_runs[c] = racing[c] ? k : 0;
+	}
+	for (;;) {
+		size_t left = 0;
+
+		run_front(v, noisy, ctx, sc->units, nc, ctx->race_runs, skip);
+		for (size_t c = 0; c < nc; c++) {
+			if (racing[c] && v[c].settled) {
+				racing[c] = 0;
+				ctx->race_verdict[c] = verdict_name(&v[c]);
+			}
+			left += (size_t)racing[c];
+		}
+		pareto_verdicts_release(v, nc);
+		if (!left || k >= s->repeats_max || stopping(ctx))
+			break;
+		for (size_t c = 0; c < nc; c++)
+			for (size_t q = 0; q < sc->L * T && racing[c]; q++) {
+				struct unit *u = &sc->units[c * sc->L + q / T];
+				if (u->next[q % T] > k)
+					atomic_fetch_add(&ctx->measures_cached, 1);
+			}
+		for (size_t t = 0; t < T; t++)
+			queue_round(sc, t, k + 1, racing);
+		drain(sc);
+		if (stopping(ctx))
+			break;
+		k++;
+		for (size_t c = 0; c < nc; c++)
+			if (racing[c])
+				ctx->race_runs[c] = k;
+	}
+	for (size_t c = 0; c < nc; c++) {
+		if (racing[c])
+			ctx->race_verdict[c] = stopping(ctx) ? "stopped" : "max";
+		if (!skip[c]) {
+			out->race_measures += (unsigned long)ctx->race_runs[c] * sc->L * T;
+			out->race_full += (unsigned long)s->repeats_max * sc->L * T;
+		}
+	}
+	free(racing);
+	free(skip);
+	free(noisy);
+	free(v);
+}
+
+/*
+ * The builds, the first repeats.min runs of each as builds finish, then
+ * the race when measure.repeats min < max; the status line meanwhile.
+ */
+void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_reporter *rep,
+		  double start)
+{
+	const struct study *s = ctx->s;
+	struct sched sc = { 0 };
+
+	sc.ctx = ctx;
+	sc.units = ctx->units;
+	sc.nunits = ctx->nunits;
+	sc.L = s->layout_samples;
+	sc.nconfigs = ctx->nunits / sc.L;
+	sc.prog = rep;
+	sc.start = start;
+	sc.last = xcalloc(s->ntestbeds, sizeof(*sc.last));
+	sc.unbuilt = ctx->nunits;
+	build_and_measure(&sc);
+	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);
+	if (out->raced && !stopping(ctx))
+		race(&sc, out);
+	show_progress(rep, ctx, ctx->nunits, start, 1);
+	free(sc.last);
+}
