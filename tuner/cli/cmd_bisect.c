@@ -259,7 +259,8 @@ static int bisect(struct bisect_session *ss)
 		step++;
 		printf("step %u: %s %s (%zu candidates, %zu at or below it)\n", step, c->id,
 		       c->subject, left, below);
-		bisect_say(ss, "step %u: %.12s, %zu candidates left", step, c->id, left);
+		bisect_say(ss, "step %u: %.12s, %zu candidate%s left", step, c->id, left,
+			   numfmt_s(left));
 		for (;;) {
 			ret = bisect_judge(ss, &v, m);
 			if (ret < 0)

@@ -9,6 +9,7 @@
 #include "tuner/gccopt.h"
 #include "tuner/run.h"
 #include "tuner/study.h"
+#include "tuner/numfmt.h"
 #include "tuner/util.h"
 
 const char check_usage[] =
@@ -80,8 +81,9 @@ static void check_predicted(struct seen *seen, size_t n, int skip)
 		free(ignored);
 	}
 	if (twins)
-		printf("note: %zu configurations are predicted to build the same code as another "
-		       "(gcc ignores %s at -Os and -Oz): %s\n", twins, strbuf_str(&kinds),
+		printf("note: %zu configuration%s predicted to build the same code as another "
+		       "(gcc ignores %s at -Os and -Oz): %s\n", twins,
+		       twins == 1 ? " is" : "s are", strbuf_str(&kinds),
 		       skip ? "with build.equivalent: skip, they are not built once one such pair, built, confirms it"
 			    : "each is built (build.equivalent: skip would build one such pair to check it, not the rest)");
 	for (size_t i = 0; i < n; i++)
@@ -139,8 +141,8 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip)
 		i = k;
 	}
 	if (groups)
-		printf("note: %zu sets of GCC-equivalent flag strings: each is built and measured once\n",
-		       groups);
+		printf("note: %zu set%s of GCC-equivalent flag strings: each is built and measured once\n",
+		       groups, numfmt_s(groups));
 	/* One of each id (the first of a set), in the space's order. */
 	{
 		struct seen *one = xcalloc((size_t)size + 1, sizeof(*one));
@@ -215,8 +217,8 @@ int cmd_check(int argc, char **argv)
 	printf("%s: study '%s' is valid\n", s.path, s.name);
 	printf("source: %s at %s (%s)%s%s\n", s.source_repo, s.source_rev, commit,
 	       *s.source_path ? ", path " : "", s.source_path);
-	printf("space: %zu dimensions, %llu configurations", s.space.ndims,
-	       (unsigned long long)size);
+	printf("space: %zu dimension%s, %llu configuration%s", s.space.ndims,
+	       numfmt_s(s.space.ndims), (unsigned long long)size, numfmt_s(size));
 	if (s.layout_samples > 1)
 		printf(" x %u layout seeds", s.layout_samples);
 	if (s.budget && s.budget < size)

@@ -159,7 +159,8 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	printf("\n");
 	if (res.interrupted)
 		printf("interrupted: the set below covers only what finished\n");
-	printf("Pareto set (%zu of %zu configurations):\n", res.nfront, res.nconfigs);
+	printf("Pareto set (%zu of %zu configuration%s):\n", res.nfront, res.nconfigs,
+	       numfmt_s(res.nconfigs));
 	report_table(stdout, s, &res, all);
 
 	json = xasprintf("%s/pareto.json", res.results_dir);
