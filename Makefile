@@ -101,8 +101,9 @@ test: deps
 check:
 	@TUNER_NO_APT=1 scripts/test.sh
 
+# E2E_TESTS: some of tests/e2e/t_*.sh (default: all).
 e2e: all
-	@scripts/run-e2e.sh $(B)/tuner
+	@scripts/run-e2e.sh $(B)/tuner $(E2E_TESTS)
 
 demo: deps all
 	$(B)/tuner run spaces/natbench-a9.yaml
