@@ -22,6 +22,14 @@
  * 0, or -1 with message. */
 int guard_start(void);
 
+/*
+ * The entry "TUNER_GUARD=<guard pid>" the runner puts in every command's
+ * environment, or NULL without a guard. A command is watched only once
+ * its spawn has returned; if tuner dies in between, the guard still finds
+ * it by this mark (in /proc/PID/environ) and kills its group.
+ */
+const char *guard_env(void);
+
 /* Thread-safe, async-signal-safe; no-ops without a guard. */
 void guard_watch(pid_t pgid);
 void guard_unwatch(pid_t pgid);

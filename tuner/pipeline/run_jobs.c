@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_jobs: the jobs a run schedules on the pool: one build (or its lookup
- * in the journal) per unit, and single measurements (reboot, deploy,
- * measure, parse, record). See run_priv.h.
+ * in the journal, or, with build.equivalent: skip, its predicted lead's)
+ * per unit, and single measurements (measure_run(), recorded). See
+ * run_priv.h.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -2,8 +2,10 @@
 /* guard: see include/tuner/guard.h */
 #include "tuner/guard.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,7 @@ struct msg {
 
 static int guard_fd = -1;
 static pid_t guard_pid = -1;
+static char guard_token[40]; /* "TUNER_GUARD=<the guard's pid>" */
 
 static void send_msg(char op, pid_t pgid)
 {
@@ -44,8 +47,69 @@ void guard_unwatch(pid_t pgid)
 	send_msg('u', pgid);
 }
 
+/* 1 if the environment of process pid holds the entry `want`. */
+static int marked(const char *pid, const char *want)
+{
+	char path[300], *buf = NULL;
+	size_t len = 0, alloc = 0, wl = strlen(want);
+	ssize_t r;
+	int fd, found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%s/environ", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	for (;;) {
+		ALLOC_GROW(buf, len + 4096 + 1, alloc);
+		r = read(fd, buf + len, 4096);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	close(fd);
+	/* Entries are NUL-separated. */
+	for (size_t i = 0; i < len && !found; i += strnlen(buf + i, len - i) + 1)
+		found = len - i > wl && !memcmp(buf + i, want, wl) && buf[i + wl] == '\0';
+	free(buf);
+	return found;
+}
+
+/*
+ * Kills the group of every process whose environment carries this
+ * guard's mark (guard_env()): a command the runner had started but not
+ * yet told the guard of when tuner died. Its group goes with it, so what
+ * it started under a cleared environment goes too.
+ */
+static void kill_marked(void)
+{
+	char want[40];
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t self = getpid(), own = getpgrp();
+
+	if (!d)
+		return;
+	snprintf(want, sizeof(want), "TUNER_GUARD=%d", (int)self);
+	while ((e = readdir(d))) {
+		pid_t pid, pg;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		pid = (pid_t)atoi(e->d_name);
+		if (pid == self || !marked(e->d_name, want))
+			continue;
+		pg = getpgid(pid);
+		if (pg > 0 && pg != own)
+			kill(-pg, SIGKILL);
+	}
+	closedir(d);
+}
+
 /* The guard process: keeps the set of live groups until told to stop, or
- * until the pipe closes without a stop, when it kills them all. */
+ * until the pipe closes without a stop, when it kills them all, and any
+ * group of a command started but not yet watched. */
 static void __attribute__((noreturn)) guard_main(int fd)
 {
 	pid_t *groups = NULL;
@@ -78,9 +142,11 @@ static void __attribute__((noreturn)) guard_main(int fd)
 				}
 		}
 	}
-	if (!stopped)
+	if (!stopped) {
 		for (size_t i = 0; i < n; i++)
 			kill(-groups[i], SIGKILL);
+		kill_marked();
+	}
 	_exit(0);
 }
 
@@ -113,7 +179,13 @@ int guard_start(void)
 	close(fds[0]);
 	guard_fd = fds[1];
 	guard_pid = pid;
+	snprintf(guard_token, sizeof(guard_token), "TUNER_GUARD=%d", (int)pid);
 	return 0;
+}
+
+const char *guard_env(void)
+{
+	return guard_pid > 0 ? guard_token : NULL;
 }
 
 void guard_stop(void)

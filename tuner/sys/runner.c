@@ -67,7 +67,7 @@ static char **build_env(const struct runner_opts *opts)
 	}
 	for (const char *const *e = opts->env; e && *e; e++)
 		n++;
-	envp = xcalloc(n + 1, sizeof(*envp));
+	envp = xcalloc(n + 2, sizeof(*envp));
 	if (!opts->clear_env) {
 		for (char **e = environ; e && *e; e++) {
 			if (!env_has_name(opts->env, *e))
@@ -78,6 +78,11 @@ static char **build_env(const struct runner_opts *opts)
 		if (!env_has_name(e + 1, *e))
 			envp[len++] = (char *)*e;
 	}
+	/* The guard's mark (guard.h), also under clear_env. An inherited
+	 * one (a tuner run by a tuner's command) stays: that guard finds
+	 * its mark too. */
+	if (guard_env())
+		envp[len++] = (char *)guard_env();
 	envp[len] = NULL;
 	return envp;
 }
