@@ -100,6 +100,16 @@ char *gccopt_canonical(const char *flags);
  */
 char *gccopt_predicted(const char *flags, char **ignored);
 
+/*
+ * Pairs each of flags[0..n) that ignores something (gccopt_predicted())
+ * with the first earlier one of the same group (group[i]: what else must
+ * be equal, such as PGO) whose predicted form is equal: lead[i] is its
+ * index, or i when there is none (it leads itself). ignored[i] gets the
+ * ignored words of a paired one (malloced: free()), NULL for a lead.
+ */
+void gccopt_predicted_leads(size_t *lead, char **ignored, const char *const *flags,
+			    const unsigned long *group, size_t n);
+
 /* 1 if GCC builds a and b alike (same canonical form), else 0. */
 int gccopt_equal(const char *a, const char *b);
 

@@ -133,6 +133,31 @@ static void test_gccopt__predicted(void **state)
 	}
 }
 
+/* Pairing with the first earlier flag string of the same group that is
+ * predicted to build alike. */
+static void test_gccopt__predicted_leads(void **state)
+{
+	const char *flags[] = { "-Os", "-Os -falign-functions=16", "-O2 -falign-functions=16",
+				"-Os -falign-functions=32", "-Os -falign-functions=16" };
+	const unsigned long group[] = { 0, 0, 0, 0, 1 };
+	const size_t want[] = { 0, 0, 2, 0, 4 };
+	size_t lead[5];
+	char *ignored[5];
+
+	(void)state;
+	gccopt_predicted_leads(lead, ignored, flags, group, 5);
+	for (size_t i = 0; i < 5; i++)
+		if (lead[i] != want[i])
+			fail_msg("'%s': lead %zu, want %zu", flags[i], lead[i], want[i]);
+	assert_string_equal(ignored[1], "-falign-functions=16");
+	assert_string_equal(ignored[3], "-falign-functions=32");
+	assert_null(ignored[0]);
+	assert_null(ignored[2]);
+	assert_null(ignored[4]); /* another group: it leads itself */
+	free(ignored[1]);
+	free(ignored[3]);
+}
+
 /* Which switch is in effect, and which overrides which. */
 static void test_gccopt__overrides(void **state)
 {
@@ -164,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_gccopt__equal),
 		cmocka_unit_test(test_gccopt__overrides),
 		cmocka_unit_test(test_gccopt__predicted),
+		cmocka_unit_test(test_gccopt__predicted_leads),
 	};
 
 	return cmocka_run_group_tests_name("gccopt", tests, NULL, NULL);

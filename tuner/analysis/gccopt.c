@@ -436,6 +436,30 @@ char *gccopt_predicted(const char *flags, char **ignored)
 	return c;
 }
 
+void gccopt_predicted_leads(size_t *lead, char **ignored, const char *const *flags,
+			    const unsigned long *group, size_t n)
+{
+	char **form = xcalloc(n + 1, sizeof(*form));
+
+	for (size_t i = 0; i < n; i++) {
+		char *ign;
+
+		form[i] = gccopt_predicted(flags[i], &ign);
+		lead[i] = i;
+		for (size_t j = 0; j < i && *ign && lead[i] == i; j++)
+			if (lead[j] == j && group[j] == group[i] && !strcmp(form[j], form[i]))
+				lead[i] = j;
+		if (lead[i] == i) {
+			free(ign);
+			ign = NULL;
+		}
+		ignored[i] = ign;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(form[i]);
+	free(form);
+}
+
 int gccopt_equal(const char *a, const char *b)
 {
 	char *ca = gccopt_canonical(a), *cb = gccopt_canonical(b);

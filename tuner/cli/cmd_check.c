@@ -61,24 +61,28 @@ static int cmp_index(const void *a, const void *b)
  */
 static void check_predicted(struct seen *seen, size_t n, int skip)
 {
-	char **form = xcalloc(n + 1, sizeof(*form));
+	const char **flags = xcalloc(n + 1, sizeof(*flags));
+	unsigned long *group = xcalloc(n + 1, sizeof(*group));
+	size_t *lead = xcalloc(n + 1, sizeof(*lead));
+	char **ignored = xcalloc(n + 1, sizeof(*ignored));
 	struct strbuf kinds = STRBUF_INIT;
 	size_t twins = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *ignored;
-		int twin = 0;
-
-		form[i] = gccopt_predicted(seen[i].flags, &ignored);
-		for (size_t j = 0; j < i && *ignored && !twin; j++)
-			twin = seen[j].pgo == seen[i].pgo && !strcmp(form[j], form[i]);
-		twins += (size_t)twin;
-		if (twin && !strstr(strbuf_str(&kinds), ignored)) {
+		flags[i] = seen[i].flags;
+		group[i] = (unsigned long)seen[i].pgo;
+	}
+	gccopt_predicted_leads(lead, ignored, flags, group, n);
+	for (size_t i = 0; i < n; i++) {
+		if (lead[i] == i)
+			continue;
+		twins++;
+		if (!strstr(strbuf_str(&kinds), ignored[i])) {
 			if (kinds.len)
 				strbuf_addstr(&kinds, ", ");
-			strbuf_addstr(&kinds, ignored);
+			strbuf_addstr(&kinds, ignored[i]);
 		}
-		free(ignored);
+		free(ignored[i]);
 	}
 	if (twins)
 		printf("note: %zu configuration%s predicted to build the same code as another "
@@ -86,9 +90,10 @@ static void check_predicted(struct seen *seen, size_t n, int skip)
 		       twins == 1 ? " is" : "s are", strbuf_str(&kinds),
 		       skip ? "with build.equivalent: skip, they are not built once one such pair, built, confirms it"
 			    : "each is built (build.equivalent: skip would build one such pair to check it, not the rest)");
-	for (size_t i = 0; i < n; i++)
-		free(form[i]);
-	free(form);
+	free(flags);
+	free(group);
+	free(lead);
+	free(ignored);
 	strbuf_release(&kinds);
 }
 

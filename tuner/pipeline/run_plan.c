@@ -111,26 +111,28 @@ static char *ignored_kinds(const char *ignored)
  */
 void run_predict(struct run_ctx *ctx, struct unit *units, size_t n)
 {
-	char **form = xcalloc(n + 1, sizeof(*form));
+	const char **flags = xcalloc(n + 1, sizeof(*flags));
+	unsigned long *group = xcalloc(n + 1, sizeof(*group));
+	size_t *lead = xcalloc(n + 1, sizeof(*lead));
+	char **ignored = xcalloc(n + 1, sizeof(*ignored));
 
+	/* Alike only with the same source, layout seed and PGO. */
+	for (size_t i = 0; i < n; i++) {
+		flags[i] = units[i].cfg.flags;
+		group[i] = ((unsigned long)(units[i].src - ctx->srcs) * ctx->s->layout_samples +
+			    units[i].layout_seed) * 2 + (units[i].cfg.pgo == PGO_ON);
+	}
+	gccopt_predicted_leads(lead, ignored, flags, group, n);
 	for (size_t i = 0; i < n; i++) {
 		struct unit *u = &units[i];
-		char *ignored, *kinds;
+		char *kinds;
 		size_t p;
 
-		form[i] = gccopt_predicted(u->cfg.flags, &ignored);
-		for (size_t j = 0; j < i && *ignored && !u->pred_lead; j++) {
-			struct unit *v = &units[j];
-			if (!v->pred_lead && v->src == u->src && v->layout_seed == u->layout_seed &&
-			    v->cfg.pgo == u->cfg.pgo && !strcmp(form[j], form[i]))
-				u->pred_lead = v;
-		}
-		if (!u->pred_lead) {
-			free(ignored);
+		if (lead[i] == i)
 			continue;
-		}
-		u->ignored = ignored;
-		kinds = ignored_kinds(ignored);
+		u->pred_lead = &units[lead[i]];
+		u->ignored = ignored[i];
+		kinds = ignored_kinds(u->ignored);
 		for (p = 0; p < ctx->npreds; p++)
 			if (ctx->preds[p].pgo == (u->cfg.pgo == PGO_ON) &&
 			    !strcmp(ctx->preds[p].ignored, kinds))
@@ -146,7 +148,8 @@ void run_predict(struct run_ctx *ctx, struct unit *units, size_t n)
 		}
 		u->pred = p;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(form[i]);
-	free(form);
+	free(flags);
+	free(group);
+	free(lead);
+	free(ignored);
 }

@@ -95,6 +95,7 @@ struct run_ctx {
 	pthread_mutex_t err_lock;
 	struct unit *units; /* all of the run's, nunits of them */
 	size_t nunits;
+	size_t twins;       /* units measured as another (share()); main thread */
 	/* build.equivalent: skip: the predictions units refer to */
 	struct prediction *preds;
 	size_t npreds;

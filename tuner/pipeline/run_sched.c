@@ -25,7 +25,7 @@ static void eta_text(char *buf, size_t len, struct run_ctx *ctx, size_t nunits, 
 	unsigned long mcached = atomic_load(&ctx->measures_cached);
 	double per_measure = mdone ? (double)atomic_load(&ctx->measure_ms) / 1e3 / (double)mdone : NAN;
 	double builds = 0, measures = 0, left;
-	unsigned long owed = 0, twins = 0;
+	unsigned long owed = 0;
 	char d[24];
 
 	buf[0] = '\0';
@@ -36,9 +36,7 @@ static void eta_text(char *buf, size_t len, struct run_ctx *ctx, size_t nunits, 
 	}
 	if (run_has_measure(s)) {
 		/* Twins are measured as their lead. */
-		for (size_t i = 0; i < ctx->nunits; i++)
-			twins += ctx->units[i].lead && ctx->units[i].lead != &ctx->units[i];
-		owed = (unsigned long)(nunits - twins) * s->repeats_min * s->ntestbeds;
+		owed = (unsigned long)(nunits - ctx->twins) * s->repeats_min * s->ntestbeds;
 		owed = owed > mdone + mcached ? owed - mdone - mcached : 0;
 		if (owed && isnan(per_measure))
 			return;
@@ -148,6 +146,8 @@ static void share(struct sched *sc, struct unit *u)
 	}
 	if (!lead)
 		return;
+	/* One more twin, whichever of the two leads. */
+	sc->ctx->twins++;
 	if (lead < u) {
 		u->lead = lead;
 		ALLOC_GROW(lead->twins, lead->ntwins + 1, lead->twins_alloc);
