@@ -38,6 +38,15 @@ struct build_request {
 	const char *cache_dir; /* the study's cache directory (TUNER_CACHE), or NULL */
 	const char *key;      /* build cache key */
 	unsigned jobs;        /* TUNER_JOBS */
+	/* PGO only: the profile directory of an earlier build to use instead
+	 * of building instrumented and training (train.share), and that
+	 * build's key; NULL for a profile of its own. */
+	const char *profile_from_dir, *profile_from_key;
+	/* PGO with a profile of its own: called (if set) once training
+	 * succeeded, with arg and the profile's tree_hash(), before the use
+	 * build. */
+	void (*on_trained)(void *arg, const char *hash);
+	void *on_trained_arg;
 };
 
 /* Returned when tn_cancelled() interrupted the build: nothing to record. */

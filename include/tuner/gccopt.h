@@ -110,6 +110,29 @@ char *gccopt_predicted(const char *flags, char **ignored);
 void gccopt_predicted_leads(size_t *lead, char **ignored, const char *const *flags,
 			    const unsigned long *group, size_t n);
 
+/*
+ * The canonical form of flags without the switches GCC acts on only after
+ * it has instrumented the code for a profile: -freorder-blocks,
+ * -freorder-blocks-algorithm, -ftree-ch and -falign-functions, -jumps,
+ * -loops and -labels (with their -fno- forms and values). Two flag
+ * strings with equal forms are expected to train the same profile: a
+ * prediction about GCC and about the program (its behaviour must not
+ * depend on where its code lies), to be confirmed by training both (the
+ * run's train.share). Caller frees with free().
+ */
+char *gccopt_profile_form(const char *flags);
+
+/*
+ * Pairs each of flags[0..n) with the first earlier one of the same group
+ * (group[i]: what else must be equal) with an equal gccopt_profile_form()
+ * that leads itself: lead[i] is its index, or i when there is none.
+ * kinds[i] gets the kinds of switch in which a paired one differs from
+ * its lead ("-falign-functions -freorder-blocks": sorted, space-separated,
+ * malloced: free()), NULL for a lead.
+ */
+void gccopt_profile_leads(size_t *lead, char **kinds, const char *const *flags,
+			  const unsigned long *group, size_t n);
+
 /* 1 if GCC builds a and b alike (same canonical form), else 0. */
 int gccopt_equal(const char *a, const char *b);
 

@@ -64,6 +64,12 @@ struct build_record {
 	 * this record repeats; "" for a build of its own. */
 	char same_build[17];
 	char *ignored;      /* same_build: the switches GCC ignores; else NULL */
+	/* PGO builds: tree_hash() of the profile the use build read, "" when
+	 * unknown (no PGO, training failed, older tuners); and the key of the
+	 * build whose profile it was (train.share: check), "" when trained
+	 * by this build itself. */
+	char profile[17];
+	char profile_from[17];
 };
 
 struct measure_record {

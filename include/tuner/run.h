@@ -142,6 +142,14 @@ struct run_prediction {
 	unsigned long skipped;   /* builds not made for it (the journal's) */
 };
 
+/* train.share: check: a kind of switch predicted to leave the profile as
+ * it is, and what training came to. */
+struct run_share {
+	char *kind;          /* e.g. "-freorder-blocks" */
+	int checked;         /* 1 confirmed, -1 refuted, 0 no pair trained yet */
+	char twin[17], lead[17]; /* checked: the configurations that trained it */
+};
+
 struct run_result {
 	char *results_dir;      /* absolute */
 	char commit[41];        /* of the (first) source revision */
@@ -165,6 +173,10 @@ struct run_result {
 	unsigned long measures_done, measures_cached;
 	struct run_prediction *predictions; /* build.equivalent: skip */
 	size_t npredictions;
+	struct run_share *shares; /* train.share: check */
+	size_t nshares;
+	unsigned long trainings_shared; /* PGO builds that used another's
+	                                   profile (the journal's) */
 	double wall, cpu_self;  /* seconds: wall, and the tuner's own CPU */
 };
 

@@ -27,8 +27,14 @@
  *                                     # the builds GCC is predicted, and
  *                                     # was seen, to make alike
  *                                     # (gccopt_predicted())
- *   train: {command: CMD, timeout: SECONDS, inputs: [PATH, ...]}
- *                                     # required if pgo: on appears
+ *   train: {command: CMD, timeout: SECONDS, inputs: [PATH, ...],
+ *           share: own | check}
+ *                                     # required if pgo: on appears;
+ *                                     # share: check: configurations
+ *                                     # predicted to train the same
+ *                                     # profile share one, once a pair
+ *                                     # trained both and got the same
+ *                                     # (gccopt_profile_form())
  *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
  *   reboot: {command: CMD, timeout: SECONDS}  # optional, between two
  *                                     # measurements on a testbed (before
@@ -183,6 +189,13 @@ struct study {
 	 * of such a pair confirmed it; build (default): every one is. */
 	int skip_equivalent;
 	struct cmd_spec train;
+	/* train.share: check: a PGO configuration predicted to train the same
+	 * profile as an earlier one (gccopt_profile_form(): same source,
+	 * layout seed and flags but for switches GCC applies after
+	 * instrumenting) uses that one's profile instead of building and
+	 * training its own, once a pair that differs in the same kinds of
+	 * switch trained the same profile; own (default): each trains. */
+	int share_profiles;
 	struct cmd_spec deploy;
 	struct cmd_spec reboot;
 

@@ -114,6 +114,14 @@ double rng_double(struct rng *r);
 int mkdir_p(const char *path);
 /* rm -rf (does not follow links); 0 or -1 with message. Missing is fine. */
 int remove_tree(const char *path);
+/* cp -rp: copies the tree at from (files, directories, symbolic links)
+ * to to, which must not exist, keeping modes and modification times;
+ * 0 or -1 with message. */
+int copy_tree(const char *from, const char *to);
+/* A 64-bit hash of the tree at path (hex into out): every entry's name
+ * relative to path, in sorted order, its type, and a file's bytes or a
+ * link's target; not modes or times. 0 or -1 with message. */
+int tree_hash(char out[17], const char *path);
 /* Whole file, NUL-terminated; *out caller frees with free(). */
 int read_file(char **out, size_t *len, const char *path);
 /* Writes data to path atomically (temp file + rename). */

@@ -158,6 +158,61 @@ static void test_gccopt__predicted_leads(void **state)
 	free(ignored[3]);
 }
 
+/* Without what GCC acts on only after instrumenting for a profile. */
+static const struct {
+	const char *flags, *form;
+} profile_forms[] = {
+	{ "", "" },
+	{ "-O2", "-O2" },
+	{ "-O2 -fno-reorder-blocks -fno-tree-ch -falign-functions=64", "-O2" },
+	{ "-O3 -falign-jumps=8 -falign-loops -fno-align-labels -freorder-blocks-algorithm=simple",
+	  "-O3" },
+	{ "-Os -fno-tree-ch -fno-inline", "-Os -fno-inline" },
+	{ "-fno-tree-ch -O2 -ftree-ch", "-O2" },
+	{ "-O2 -freorder-blocks-and-partition", "-O2 -freorder-blocks-and-partition" },
+	{ "-O2 -DX=1 -fno-tree-vrp", "-DX=1 -O2 -fno-tree-vrp" },
+};
+
+static void test_gccopt__profile_form(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(profile_forms) / sizeof(profile_forms[0]); i++) {
+		char *c = gccopt_profile_form(profile_forms[i].flags);
+
+		if (strcmp(c, profile_forms[i].form))
+			fail_msg("'%s': profile form '%s', want '%s'", profile_forms[i].flags, c,
+				 profile_forms[i].form);
+		free(c);
+	}
+}
+
+/* Pairing with the first earlier flag string of the same group that is
+ * predicted to train the same profile, and the kinds they differ in. */
+static void test_gccopt__profile_leads(void **state)
+{
+	const char *flags[] = { "-O2 -falign-functions=16", "-O2", "-O3 -fno-reorder-blocks",
+				"-O2 -fno-tree-ch -fno-reorder-blocks -falign-functions=16",
+				"-O2 -fno-tree-ch", "-O2 -falign-functions=16 -O2" };
+	const unsigned long group[] = { 0, 0, 0, 0, 1, 0 };
+	const size_t want[] = { 0, 0, 2, 0, 4, 5 };
+	const char *want_kinds[] = { NULL, "-falign-functions", NULL,
+				     "-freorder-blocks -ftree-ch", NULL, NULL };
+	size_t lead[6];
+	char *kinds[6];
+
+	(void)state;
+	gccopt_profile_leads(lead, kinds, flags, group, 6);
+	for (size_t i = 0; i < 6; i++) {
+		if (lead[i] != want[i])
+			fail_msg("'%s': lead %zu, want %zu", flags[i], lead[i], want[i]);
+		if (!want_kinds[i])
+			assert_null(kinds[i]);
+		else
+			assert_string_equal(kinds[i], want_kinds[i]);
+		free(kinds[i]);
+	}
+}
+
 /* Which switch is in effect, and which overrides which. */
 static void test_gccopt__overrides(void **state)
 {
@@ -190,6 +245,8 @@ int main(void)
 		cmocka_unit_test(test_gccopt__overrides),
 		cmocka_unit_test(test_gccopt__predicted),
 		cmocka_unit_test(test_gccopt__predicted_leads),
+		cmocka_unit_test(test_gccopt__profile_form),
+		cmocka_unit_test(test_gccopt__profile_leads),
 	};
 
 	return cmocka_run_group_tests_name("gccopt", tests, NULL, NULL);

@@ -460,6 +460,115 @@ void gccopt_predicted_leads(size_t *lead, char **ignored, const char *const *fla
 	free(form);
 }
 
+/*
+ * The kinds GCC acts on only after it has instrumented the code for a
+ * profile (-fprofile-generate): `gcc -O2 -fprofile-generate -fdump-passes`
+ * (gcc 12) lists the instrumenting IPA pass "profile" before tree-ch2 and
+ * ch_vect (loop header copying; tree-ch1 runs only inside OpenACC kernels),
+ * rtl-bbro (block reordering) and rtl-alignments, and function alignment
+ * is applied when the assembly is written. Switching them leaves the
+ * instrumented control flow as it is, so training gives the same counts
+ * unless the program's own behaviour depends on where its code lies.
+ */
+static int after_profile(const char *kind)
+{
+	static const char *const kinds[] = {
+		"-freorder-blocks", "-freorder-blocks-algorithm", "-ftree-ch",
+		"-falign-functions", "-falign-jumps", "-falign-loops", "-falign-labels", NULL
+	};
+
+	for (const char *const *k = kinds; *k; k++)
+		if (!strcmp(kind, *k))
+			return 1;
+	return 0;
+}
+
+char *gccopt_profile_form(const char *flags)
+{
+	struct gccopt g;
+	int *skip;
+	char *c;
+
+	gccopt_parse(&g, flags, 1);
+	skip = xcalloc(g.n + 1, sizeof(*skip));
+	for (size_t i = 0; i < g.n; i++)
+		skip[i] = after_profile(g.sw[i].kind);
+	c = canonical_of(&g, skip);
+	free(skip);
+	gccopt_release(&g);
+	return c;
+}
+
+/* The after-profile kinds whose settings in effect differ between a and b
+ * (one set, the other not, counts), sorted and space-separated. */
+static char *late_kinds_differing(const struct gccopt *a, const struct gccopt *b)
+{
+	char **k = xcalloc(a->n + b->n + 1, sizeof(*k));
+	struct strbuf sb = STRBUF_INIT;
+	size_t nk = 0;
+	const struct gccopt *both[2] = { a, b };
+
+	for (int side = 0; side < 2; side++) {
+		const struct gccopt *g = both[side], *o = both[!side];
+
+		for (size_t i = 0; i < g->n; i++) {
+			const struct gccopt_switch *s = &g->sw[i], *t;
+			int seen = 0;
+
+			if (s->winner != i || !after_profile(s->kind))
+				continue;
+			t = gccopt_last_of_kind(o, s->kind);
+			if (t && !strcmp(t->setting, s->setting))
+				continue;
+			for (size_t j = 0; j < nk && !seen; j++)
+				seen = !strcmp(k[j], s->kind);
+			if (!seen)
+				k[nk++] = s->kind;
+		}
+	}
+	qsort(k, nk, sizeof(*k), cmp_str);
+	for (size_t i = 0; i < nk; i++) {
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addstr(&sb, k[i]);
+	}
+	free(k);
+	return strbuf_detach(&sb);
+}
+
+void gccopt_profile_leads(size_t *lead, char **kinds, const char *const *flags,
+			  const unsigned long *group, size_t n)
+{
+	char **form = xcalloc(n + 1, sizeof(*form));
+
+	for (size_t i = 0; i < n; i++) {
+		form[i] = gccopt_profile_form(flags[i]);
+		lead[i] = i;
+		kinds[i] = NULL;
+		for (size_t j = 0; j < i && lead[i] == i; j++) {
+			struct gccopt a, b;
+			char *k;
+
+			if (lead[j] != j || group[j] != group[i] || strcmp(form[j], form[i]))
+				continue;
+			gccopt_parse(&a, flags[j], 1);
+			gccopt_parse(&b, flags[i], 1);
+			k = late_kinds_differing(&a, &b);
+			gccopt_release(&a);
+			gccopt_release(&b);
+			if (*k) {
+				lead[i] = j;
+				kinds[i] = k;
+			} else {
+				free(k);
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(form[i]);
+	free(form);
+}
+
 int gccopt_equal(const char *a, const char *b)
 {
 	char *ca = gccopt_canonical(a), *cb = gccopt_canonical(b);

@@ -129,6 +129,31 @@ static void print_predictions(const struct run_result *res)
 	}
 }
 
+/* train.share: check: what each kind of switch came to. */
+static void print_shares(const struct run_result *res)
+{
+	struct strbuf same = STRBUF_INIT;
+
+	for (size_t k = 0; k < res->nshares; k++) {
+		const struct run_share *p = &res->shares[k];
+
+		if (p->checked > 0)
+			strbuf_addf(&same, "%s%s (%s and %s)", same.len ? ", " : "", p->kind,
+				    p->twin, p->lead);
+		else if (p->checked < 0)
+			fprintf(stderr, "tuner: note: predicted that %s leaves the PGO profile as it "
+				"is, but %s and %s trained different profiles: configurations "
+				"differing in it each trained their own\n", p->kind, p->twin, p->lead);
+	}
+	if (res->trainings_shared || same.len)
+		printf("profiles: %lu PGO build%s used an earlier build's profile (no instrumented "
+		       "build, no training)%s%s\n", res->trainings_shared,
+		       numfmt_s(res->trainings_shared),
+		       same.len ? "; these leave the profile as it is, as predicted and checked by "
+				  "a pair that trained the same one: " : "", strbuf_str(&same));
+	strbuf_release(&same);
+}
+
 /* Runs the study and prints its results; returns the exit code. */
 static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats)
 {
@@ -151,6 +176,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	printf("%lu from the journal; measurements: %lu new, %lu from the journal\n",
 	       res.builds_cached, res.measures_done, res.measures_cached);
 	print_predictions(&res);
+	print_shares(&res);
 	if (res.raced)
 		printf("racing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",
 		       res.race_measures, res.race_full, s->repeats_max);

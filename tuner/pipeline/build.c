@@ -225,6 +225,25 @@ out:
 	return ret;
 }
 
+/* train.share: copies the profile an earlier build trained (req) into
+ * profile_dir instead of training; its hash into out. 0 or -1. */
+static int shared_profile(struct build_record *out, const struct build_request *req,
+			  const char *profile_dir, const char *log)
+{
+	char *note;
+
+	if (copy_tree(req->profile_from_dir, profile_dir) < 0 ||
+	    tree_hash(out->profile, profile_dir) < 0)
+		return -1;
+	snprintf(out->profile_from, sizeof(out->profile_from), "%s", req->profile_from_key);
+	note = xasprintf("== tuner: no instrumented build or training: the profile is the one "
+			 "build %s trained (train.share: check), copied from %s\n",
+			 req->profile_from_key, req->profile_from_dir);
+	log_line(log, "%s", note);
+	free(note);
+	return 0;
+}
+
 int build_run(struct build_record *out, const struct build_request *req)
 {
 	const struct study *s = req->study;
@@ -261,25 +280,41 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.pgo = "off";
 
 	if (c->pgo == PGO_ON) {
-		gen_dir = xasprintf("%s/pgo-generate", req->dir);
 		profile_dir = xasprintf("%s/profile", req->dir);
-		gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
-		if (mkdir_p(gen_dir) < 0 || mkdir_p(profile_dir) < 0)
-			goto out;
-		e.out = gen_dir;
-		e.pgo = "generate";
 		e.profile_dir = profile_dir;
-		ret = phase(&st, &out->exit_status, "build (pgo generate)", &s->build, &e, log, BUILD_FAILED);
-		if (ret < 0 || st != BUILD_OK)
-			goto done;
-		if (stat(gen_artifact, &sb) < 0) {
-			st = BUILD_NO_ARTIFACT;
-			goto done;
+		if (req->profile_from_dir) {
+			ret = shared_profile(out, req, profile_dir, log);
+			if (ret < 0)
+				goto out;
+		} else {
+			gen_dir = xasprintf("%s/pgo-generate", req->dir);
+			gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
+			if (mkdir_p(gen_dir) < 0 || mkdir_p(profile_dir) < 0)
+				goto out;
+			e.out = gen_dir;
+			e.pgo = "generate";
+			ret = phase(&st, &out->exit_status, "build (pgo generate)", &s->build, &e,
+				    log, BUILD_FAILED);
+			if (ret < 0 || st != BUILD_OK)
+				goto done;
+			if (stat(gen_artifact, &sb) < 0) {
+				st = BUILD_NO_ARTIFACT;
+				goto done;
+			}
+			e.artifact = gen_artifact;
+			ret = phase(&st, &out->exit_status, "train", &s->train, &e, log,
+				    BUILD_TRAIN_FAILED);
+			if (ret < 0 || st != BUILD_OK)
+				goto done;
+			/* What the training left, to compare (train.share). */
+			if (tree_hash(out->profile, profile_dir) < 0) {
+				log_line(log, "== tuner: profile hash: %s\n", tn_errmsg());
+				tn_error_clear();
+				out->profile[0] = '\0';
+			} else if (req->on_trained) {
+				req->on_trained(req->on_trained_arg, out->profile);
+			}
 		}
-		e.artifact = gen_artifact;
-		ret = phase(&st, &out->exit_status, "train", &s->train, &e, log, BUILD_TRAIN_FAILED);
-		if (ret < 0 || st != BUILD_OK)
-			goto done;
 		e.artifact = NULL;
 		e.out = req->dir;
 		e.pgo = "use";

@@ -177,6 +177,10 @@ char *jrec_build_line(const struct build_record *r)
 		err |= set_str(o, "same_build", r->same_build);
 		err |= set_str(o, "ignored", r->ignored ? r->ignored : "");
 	}
+	if (r->profile[0])
+		err |= set_str(o, "profile", r->profile);
+	if (r->profile_from[0])
+		err |= set_str(o, "profile_from", r->profile_from);
 	return finish(o, err);
 }
 
@@ -339,6 +343,10 @@ static int parse_build(struct build_record *r, json_t *o, const char *path, size
 	if (get_fixed(r->same_build, sizeof(r->same_build), o, "same_build", 0) < 0)
 		return bad_field(path, line, "build", "same_build");
 	r->ignored = dup_or_null(get_str(o, "ignored"));
+	if (get_fixed(r->profile, sizeof(r->profile), o, "profile", 0) < 0)
+		return bad_field(path, line, "build", "profile");
+	if (get_fixed(r->profile_from, sizeof(r->profile_from), o, "profile_from", 0) < 0)
+		return bad_field(path, line, "build", "profile_from");
 	return 0;
 }
 

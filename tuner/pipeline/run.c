@@ -197,6 +197,8 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	ctx.nunits = nunits;
 	if (s->skip_equivalent)
 		run_predict(&ctx, units, nunits);
+	if (s->share_profiles)
+		run_predict_profiles(&ctx, units, nunits);
 	for (size_t i = 0; i < nunits; i++)
 		known += journal_find_build(ctx.j, units[i].key) != NULL;
 	if (journal_add_run(ctx.j, jobs, nunits, known) < 0)
@@ -222,6 +224,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 	run_summarize(out, &ctx, units, nunits);
 	run_summarize_predictions(out, &ctx);
+	run_summarize_shares(out, &ctx);
 	run_warn_applied(out, &ctx, units, nunits, opts->report);
 	out->builds_done = atomic_load(&ctx.builds_done);
 	out->builds_cached = atomic_load(&ctx.builds_cached);
@@ -242,11 +245,15 @@ out:
 		free(units[i].pooled);
 		free(units[i].uncounted);
 		free(units[i].ignored);
+		free(units[i].prof_kinds);
 	}
 	free(units);
 	for (size_t p = 0; p < ctx.npreds; p++)
 		free(ctx.preds[p].ignored);
 	free(ctx.preds);
+	for (size_t k = 0; k < ctx.nlate; k++)
+		free(ctx.late[k].kind);
+	free(ctx.late);
 	pthread_mutex_destroy(&ctx.pred_lock);
 	pthread_mutex_destroy(&ctx.err_lock);
 	free(ctx.first_error);
@@ -288,6 +295,9 @@ void run_result_release(struct run_result *r)
 	for (size_t p = 0; p < r->npredictions; p++)
 		free(r->predictions[p].ignored);
 	free(r->predictions);
+	for (size_t k = 0; k < r->nshares; k++)
+		free(r->shares[k].kind);
+	free(r->shares);
 	free(r->noisy);
 	free(r->results_dir);
 	memset(r, 0, sizeof(*r));

@@ -201,20 +201,24 @@ static void check_prediction(struct run_ctx *ctx, struct prediction *p)
 	}
 }
 
-static void nap(void)
+void run_nap(void)
 {
 	struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 	nanosleep(&ts, NULL);
 }
 
-/* Waits until unit v is built (or the run stops: -1). */
-static int wait_built(struct unit *v)
+int run_stopped(const struct run_ctx *ctx)
+{
+	return tn_cancelled() || atomic_load(&ctx->error);
+}
+
+int run_wait_built(struct unit *v)
 {
 	while (!atomic_load(&v->built)) {
-		if (tn_cancelled() || atomic_load(&v->ctx->error))
+		if (run_stopped(v->ctx))
 			return -1;
-		nap();
+		run_nap();
 	}
 	return 0;
 }
@@ -249,13 +253,13 @@ static int build_needed(struct unit *u)
 		pthread_mutex_unlock(&ctx->pred_lock);
 		if (st != PRED_UNCHECKED || u->verifying)
 			break;
-		if (tn_cancelled() || atomic_load(&ctx->error))
+		if (run_stopped(ctx))
 			return -1;
-		nap();
+		run_nap();
 	}
 	if (st != PRED_CONFIRMED)
 		return 1;
-	if (wait_built(u->pred_lead) < 0)
+	if (run_wait_built(u->pred_lead) < 0)
 		return -1;
 	lead = u->pred_lead->build;
 	if (!lead || lead->status != BUILD_OK || !lead->code[0] || !lead->artifact)
@@ -307,7 +311,7 @@ static void checked(struct unit *u)
 
 	if (!u->verifying)
 		return;
-	(void)wait_built(u->pred_lead);
+	(void)run_wait_built(u->pred_lead);
 	pthread_mutex_lock(&ctx->pred_lock);
 	ctx->preds[u->pred].verifying--;
 	check_prediction(ctx, &ctx->preds[u->pred]);
@@ -352,10 +356,13 @@ void run_build_job(void *arg, int cancelled)
 	struct build_record rec;
 	struct build_request req;
 	struct stat st;
+	char *profile_dir = NULL;
 	int ret;
 
-	if (cancelled)
+	if (cancelled) {
+		atomic_store(&u->prof_trained, -1);
 		return;
+	}
 	prev = journal_find_build(ctx->j, u->key);
 	/*
 	 * Reuse a recorded build unless its artifact is gone and it may still
@@ -368,12 +375,28 @@ void run_build_job(void *arg, int cancelled)
 		u->build = prev;
 		atomic_fetch_add(&ctx->builds_cached, 1);
 		atomic_store(&u->built, 1);
+		run_profile_done(u);
 		return;
 	}
 	if (u->pred_lead) {
 		int need = build_needed(u);
-		if (need <= 0)
+		if (need <= 0) {
+			run_profile_done(u);
 			return;
+		}
+	}
+	memset(&req, 0, sizeof(req));
+	if (u->prof_lead) {
+		int share = run_profile_share(u, &profile_dir);
+
+		if (share < 0) {
+			atomic_store(&u->prof_trained, -1);
+			return;
+		}
+		if (share) {
+			req.profile_from_dir = profile_dir;
+			req.profile_from_key = u->prof_lead->key;
+		}
 	}
 
 	atomic_fetch_add(&ctx->builds_running, 1);
@@ -388,10 +411,14 @@ void run_build_job(void *arg, int cancelled)
 	req.cache_dir = ctx->cache_dir;
 	req.key = u->key;
 	req.jobs = ctx->jobs_per_build;
+	req.on_trained = run_profile_trained;
+	req.on_trained_arg = u;
 	ret = build_run(&rec, &req);
+	free(profile_dir);
 	atomic_fetch_sub(&ctx->builds_running, 1);
 	if (ret == BUILD_ECANCELLED) {
 		checked(u);
+		run_profile_done(u);
 		return;
 	}
 	if (ret < 0 || journal_add_build(ctx->j, &rec) < 0) {
@@ -400,6 +427,7 @@ void run_build_job(void *arg, int cancelled)
 		run_fail(ctx);
 		if (ret == 0)
 			build_record_release(&rec);
+		run_profile_done(u);
 		return;
 	}
 	build_record_release(&rec);
@@ -409,4 +437,5 @@ void run_build_job(void *arg, int cancelled)
 		atomic_fetch_add(&ctx->builds_failed, 1);
 	atomic_store(&u->built, 1);
 	checked(u);
+	run_profile_done(u);
 }

@@ -61,11 +61,35 @@ struct unit {
 	char *ignored;
 	size_t pred;
 	int verifying;
+	/*
+	 * train.share: check. The first unit before it predicted to train
+	 * the same profile (gccopt_profile_leads(): same source and layout
+	 * seed, PGO), NULL when none; the kinds of switch it differs from it
+	 * in (malloced); verifying: its own training checks them (its worker
+	 * only). prof_trained: 0 not known yet, 1 trained by its own build
+	 * (prof_hash holds the profile's tree_hash()), -1 not (failed before,
+	 * used another's profile, not built); set once, by its build job.
+	 */
+	struct unit *prof_lead;
+	char *prof_kinds;
+	int prof_verifying;
+	atomic_int prof_trained;
+	char prof_hash[17];
 };
 
 /* What a prediction came to: not checked yet, or checked by building a
  * pair, the same code or not. */
 enum pred_state { PRED_UNCHECKED, PRED_CONFIRMED, PRED_REFUTED };
+
+/* train.share: check: one kind of switch predicted to leave the profile
+ * as it is (gccopt_profile_form()), and what training came to. Under
+ * ctx->pred_lock. */
+struct late_kind {
+	char *kind;      /* e.g. "-freorder-blocks" (malloced) */
+	enum pred_state state;
+	const struct unit *twin, *lead; /* the pair that decided it */
+	unsigned verifying; /* trainings checking it now */
+};
 
 /* One prediction: that GCC ignores the kinds of switch in `ignored` in
  * builds with (pgo) or without PGO. Under ctx->pred_lock. */
@@ -101,6 +125,9 @@ struct run_ctx {
 	size_t npreds;
 	pthread_mutex_t pred_lock;
 	atomic_ulong builds_skipped; /* not built: recorded as their lead's */
+	/* train.share: check: the kinds units' prof_kinds name */
+	struct late_kind *late;
+	size_t nlate;
 	/* Racing (NULL otherwise), per configuration: runs per build and
 	 * testbed, and how its race ended (struct config_result). */
 	unsigned *race_runs;
@@ -132,6 +159,28 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx, const struct run
 /* build.equivalent: skip: each unit's predicted lead and prediction. */
 void run_predict(struct run_ctx *ctx, struct unit *units, size_t n);
 
+/* ---- run_share.c ---- */
+
+/* train.share: check: each PGO unit's predicted profile lead and kinds. */
+void run_predict_profiles(struct run_ctx *ctx, struct unit *units, size_t n);
+/*
+ * Whether unit u (with a profile lead) is to use its lead's profile: 1
+ * with *dir (malloced: free()) its lead's profile directory, when every
+ * kind u differs in is confirmed and the lead trained; 0 when u trains
+ * its own (a kind refuted, or u checks the unchecked ones: then
+ * u->prof_verifying); -1 when the run stopped. Waits while another
+ * training checks them, and for the lead's training.
+ */
+int run_profile_share(struct unit *u, char **dir);
+/* u's build job is done with it: records whether u trained (from its
+ * journal record, if any) and, if u checked kinds, lets the pair decide
+ * them. */
+void run_profile_done(struct unit *u);
+/* build_request.on_trained for a unit: its profile's hash. */
+void run_profile_trained(void *unit, const char *hash);
+/* Fills out->shares from ctx->late, after the pool is done. */
+void run_summarize_shares(struct run_result *out, struct run_ctx *ctx);
+
 /* ---- run_sched.c ---- */
 
 /* Builds and measures ctx->units (their builds already submitted to the
@@ -141,6 +190,13 @@ void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_
 		  double start);
 
 /* ---- run_jobs.c ---- */
+
+/* Sleeps a little (20 ms): jobs that wait for another poll. */
+void run_nap(void);
+/* The run is stopping: cancelled, or a job failed (ctx->error). */
+int run_stopped(const struct run_ctx *ctx);
+/* Waits until unit v is built (or the run stops: -1). */
+int run_wait_built(struct unit *v);
 
 int run_has_measure(const struct study *s);
 /* A job could not do or record its work: keeps this thread's message if

@@ -21,7 +21,7 @@ static const char *const build_keys[] = {
 	"command", "artifact", "timeout", "applied", "inputs", "equivalent", NULL
 };
 static const char *const cmd_keys[] = { "command", "timeout", NULL };
-static const char *const train_keys[] = { "command", "timeout", "inputs", NULL };
+static const char *const train_keys[] = { "command", "timeout", "inputs", "share", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
 	"command", "parser", "timeout", "repeats", "model", "uarch", "same_code", NULL
@@ -237,7 +237,14 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 
 int study_parse_train(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
-	return parse_cmd_section(ld, &ld->s->train, n, "train", train_keys);
+	const struct ynode *v;
+
+	if (parse_cmd_section(ld, &ld->s->train, n, "train", train_keys) < 0)
+		return -1;
+	v = ynode_get(n, "share");
+	if (v && parse_either(&ld->s->share_profiles, ld, v, "train.share", "check", "own") < 0)
+		return -1;
+	return 0;
 }
 
 int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)

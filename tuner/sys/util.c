@@ -378,6 +378,194 @@ int remove_tree(const char *path)
 	return ret;
 }
 
+/* The names in directory path but "." and "..", sorted (scandir()):
+ * *out malloced with its entries, free_names(). -1 with message. */
+static int sorted_names(struct dirent ***out, const char *path)
+{
+	int n = scandir(path, out, NULL, alphasort);
+
+	if (n < 0)
+		return tn_error_errno("cannot read directory '%s'", path);
+	return n;
+}
+
+static void free_names(struct dirent **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int dot(const char *name)
+{
+	return !strcmp(name, ".") || !strcmp(name, "..");
+}
+
+/* Writes all of data to fd (retrying short writes and EINTR); -1 with
+ * errno set. */
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, const struct stat *st)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, ret = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return tn_error_errno("cannot open '%s'", from);
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st->st_mode & 07777);
+	if (out < 0) {
+		close(in);
+		return tn_error_errno("cannot create '%s'", to);
+	}
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = tn_error_errno("cannot read '%s'", from);
+			break;
+		}
+		if (write_all(out, buf, (size_t)n) < 0) {
+			ret = tn_error_errno("cannot write '%s'", to);
+			break;
+		}
+	}
+	close(in);
+	if (close(out) < 0 && ret == 0)
+		ret = tn_error_errno("cannot write '%s'", to);
+	return ret;
+}
+
+int copy_tree(const char *from, const char *to)
+{
+	struct stat st;
+	struct dirent **names;
+	int n, ret = 0;
+
+	if (lstat(from, &st) < 0)
+		return tn_error_errno("cannot stat '%s'", from);
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t len = readlink(from, target, sizeof(target) - 1);
+
+		if (len < 0)
+			return tn_error_errno("cannot read link '%s'", from);
+		target[len] = '\0';
+		if (symlink(target, to) < 0)
+			return tn_error_errno("cannot make link '%s'", to);
+		return 0;
+	}
+	if (S_ISREG(st.st_mode))
+		ret = copy_file(from, to, &st);
+	else if (!S_ISDIR(st.st_mode))
+		return tn_error("cannot copy '%s': not a file, directory or link", from);
+	else if (mkdir(to, 0700) < 0)
+		return tn_error_errno("cannot make directory '%s'", to);
+	else if ((n = sorted_names(&names, from)) < 0)
+		return -1;
+	else {
+		for (int i = 0; i < n && ret == 0; i++) {
+			char *a, *b;
+
+			if (dot(names[i]->d_name))
+				continue;
+			a = xasprintf("%s/%s", from, names[i]->d_name);
+			b = xasprintf("%s/%s", to, names[i]->d_name);
+			ret = copy_tree(a, b);
+			free(a);
+			free(b);
+		}
+		free_names(names, n);
+		if (ret == 0 && chmod(to, st.st_mode & 07777) < 0)
+			ret = tn_error_errno("cannot set the mode of '%s'", to);
+	}
+	if (ret == 0) {
+		struct timespec times[2] = { st.st_atim, st.st_mtim };
+
+		if (utimensat(AT_FDCWD, to, times, 0) < 0)
+			ret = tn_error_errno("cannot set the times of '%s'", to);
+	}
+	return ret;
+}
+
+/* Hashes the tree at path, named rel (relative to the top) into *h. */
+static int hash_tree(uint64_t *h, const char *path, const char *rel)
+{
+	struct stat st;
+	struct dirent **names;
+	int n, ret = 0;
+
+	if (lstat(path, &st) < 0)
+		return tn_error_errno("cannot stat '%s'", path);
+	*h = hash64_str(*h, rel);
+	if (S_ISLNK(st.st_mode)) {
+		char target[4096];
+		ssize_t len = readlink(path, target, sizeof(target) - 1);
+
+		if (len < 0)
+			return tn_error_errno("cannot read link '%s'", path);
+		target[len] = '\0';
+		*h = hash64_str(hash64_str(*h, "link"), target);
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		char *data;
+		size_t len;
+		uint64_t size;
+
+		if (read_file(&data, &len, path) < 0)
+			return -1;
+		size = len;
+		*h = hash64(hash64(hash64_str(*h, "file"), &size, sizeof(size)), data, len);
+		free(data);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return tn_error("cannot hash '%s': not a file, directory or link", path);
+	*h = hash64_str(*h, "dir");
+	if ((n = sorted_names(&names, path)) < 0)
+		return -1;
+	for (int i = 0; i < n && ret == 0; i++) {
+		char *p, *r;
+
+		if (dot(names[i]->d_name))
+			continue;
+		p = xasprintf("%s/%s", path, names[i]->d_name);
+		r = *rel ? xasprintf("%s/%s", rel, names[i]->d_name) : xstrdup(names[i]->d_name);
+		ret = hash_tree(h, p, r);
+		free(p);
+		free(r);
+	}
+	free_names(names, n);
+	return ret;
+}
+
+int tree_hash(char out[17], const char *path)
+{
+	uint64_t h = hash64_str(HASH64_INIT, "tuner-tree-1");
+
+	if (hash_tree(&h, path, "") < 0)
+		return -1;
+	hash64_hex(out, h);
+	return 0;
+}
+
 int read_file(char **out, size_t *len, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -410,7 +598,6 @@ int read_file(char **out, size_t *len, const char *path)
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	const char *p = data;
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	int ret = -1;
 
@@ -418,18 +605,11 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 		tn_error_errno("cannot create '%s'", tmp);
 		goto out;
 	}
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			tn_error_errno("cannot write '%s'", tmp);
-			close(fd);
-			unlink(tmp);
-			goto out;
-		}
-		p += n;
-		len -= (size_t)n;
+	if (write_all(fd, data, len) < 0) {
+		tn_error_errno("cannot write '%s'", tmp);
+		close(fd);
+		unlink(tmp);
+		goto out;
 	}
 	if (close(fd) < 0 || rename(tmp, path) < 0) {
 		tn_error_errno("cannot write '%s'", path);
