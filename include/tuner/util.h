@@ -124,6 +124,9 @@ int copy_tree(const char *from, const char *to);
 int tree_hash(char out[17], const char *path);
 /* Whole file, NUL-terminated; *out caller frees with free(). */
 int read_file(char **out, size_t *len, const char *path);
+/* Writes all of data to fd (retrying short writes and EINTR); -1 with
+ * errno set. */
+int write_all(int fd, const void *data, size_t len);
 /* Writes data to path atomically (temp file + rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Directory part of path ("." if none). Caller frees with free(). */

@@ -55,11 +55,62 @@ static int cmp_index(const void *a, const void *b)
 }
 
 /*
+ * Counts the PGO configurations (seen[0..n), one per id, in the space's
+ * order; flags[i] theirs) predicted to train the same profile as an
+ * earlier one (gccopt_profile_form()), leaving out those build.equivalent
+ * predicts to be another's build (plead[i] != i), and says what
+ * train.share does with them.
+ */
+static void check_shares(const struct seen *seen, const char **flags, const size_t *plead,
+			 size_t n, int skip, int share)
+{
+	unsigned long *group = xcalloc(n + 1, sizeof(*group));
+	size_t *lead = xcalloc(n + 1, sizeof(*lead));
+	char **kinds = xcalloc(n + 1, sizeof(*kinds));
+	struct strbuf all = STRBUF_INIT;
+	size_t members = 0;
+
+	for (size_t i = 0; i < n; i++)
+		group[i] = seen[i].pgo && (!skip || plead[i] == i) ? 0 : 2 * (unsigned long)i + 1;
+	gccopt_profile_leads(lead, kinds, flags, group, n);
+	for (size_t i = 0; i < n; i++) {
+		char **w;
+		size_t nw;
+
+		if (lead[i] == i)
+			continue;
+		members++;
+		nw = gccopt_words(&w, kinds[i], 0);
+		for (size_t k = 0; k < nw; k++) {
+			char *in = xasprintf(" %s,", w[k]), *have = xasprintf(" %s,", strbuf_str(&all));
+
+			if (!strstr(have, in))
+				strbuf_addf(&all, "%s%s", all.len ? ", " : "", w[k]);
+			free(in);
+			free(have);
+		}
+		gccopt_words_free(w, nw);
+		free(kinds[i]);
+	}
+	if (members)
+		printf("note: %zu PGO configuration%s predicted to train the same profile as "
+		       "another (they differ only in %s, which gcc applies after instrumenting): %s\n",
+		       members, members == 1 ? " is" : "s are", strbuf_str(&all),
+		       share ? "with train.share: check, they use its profile once a pair, trained both, confirms it"
+			     : "each trains its own (train.share: check would train one pair per kind of switch to check it, not the rest)");
+	free(group);
+	free(lead);
+	free(kinds);
+	strbuf_release(&all);
+}
+
+/*
  * Counts the configurations (seen[0..n), one per id, in the space's
  * order) that GCC is predicted to build as an earlier one
- * (gccopt_predicted()), and says what build.equivalent does with them.
+ * (gccopt_predicted()), and says what build.equivalent does with them;
+ * then what train.share does (check_shares()).
  */
-static void check_predicted(struct seen *seen, size_t n, int skip)
+static void check_predicted(struct seen *seen, size_t n, int skip, int share)
 {
 	const char **flags = xcalloc(n + 1, sizeof(*flags));
 	unsigned long *group = xcalloc(n + 1, sizeof(*group));
@@ -90,70 +141,12 @@ static void check_predicted(struct seen *seen, size_t n, int skip)
 		       twins == 1 ? " is" : "s are", strbuf_str(&kinds),
 		       skip ? "with build.equivalent: skip, they are not built once one such pair, built, confirms it"
 			    : "each is built (build.equivalent: skip would build one such pair to check it, not the rest)");
+	check_shares(seen, flags, lead, n, skip, share);
 	free(flags);
 	free(group);
 	free(lead);
 	free(ignored);
 	strbuf_release(&kinds);
-}
-
-/*
- * Counts the PGO configurations (seen[0..n), one per id, in the space's
- * order) predicted to train the same profile as an earlier one
- * (gccopt_profile_form()), leaving out those build.equivalent predicts to
- * be another's build, and says what train.share does with them.
- */
-static void check_shares(struct seen *seen, size_t n, int skip, int share)
-{
-	const char **flags = xcalloc(n + 1, sizeof(*flags));
-	unsigned long *group = xcalloc(n + 1, sizeof(*group));
-	size_t *lead = xcalloc(n + 1, sizeof(*lead)), *plead = xcalloc(n + 1, sizeof(*plead));
-	char **kinds = xcalloc(n + 1, sizeof(*kinds)), **ignored = xcalloc(n + 1, sizeof(*ignored));
-	struct strbuf all = STRBUF_INIT;
-	size_t members = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		flags[i] = seen[i].flags;
-		group[i] = (unsigned long)seen[i].pgo;
-	}
-	gccopt_predicted_leads(plead, ignored, flags, group, n);
-	for (size_t i = 0; i < n; i++) {
-		free(ignored[i]);
-		group[i] = seen[i].pgo && (!skip || plead[i] == i) ? 0 : 2 * (unsigned long)i + 1;
-	}
-	gccopt_profile_leads(lead, kinds, flags, group, n);
-	for (size_t i = 0; i < n; i++) {
-		char **w;
-		size_t nw;
-
-		if (lead[i] == i)
-			continue;
-		members++;
-		nw = gccopt_words(&w, kinds[i], 0);
-		for (size_t k = 0; k < nw; k++) {
-			char *in = xasprintf(" %s,", w[k]), *have = xasprintf(" %s,", strbuf_str(&all));
-
-			if (!strstr(have, in))
-				strbuf_addf(&all, "%s%s", all.len ? ", " : "", w[k]);
-			free(in);
-			free(have);
-		}
-		gccopt_words_free(w, nw);
-		free(kinds[i]);
-	}
-	if (members)
-		printf("note: %zu PGO configuration%s predicted to train the same profile as "
-		       "another (they differ only in %s, which gcc applies after instrumenting): %s\n",
-		       members, members == 1 ? " is" : "s are", strbuf_str(&all),
-		       share ? "with train.share: check, they use its profile once a pair, trained both, confirms it"
-			     : "each trains its own (train.share: check would train one pair per kind of switch to check it, not the rest)");
-	free(flags);
-	free(group);
-	free(lead);
-	free(plead);
-	free(kinds);
-	free(ignored);
-	strbuf_release(&all);
 }
 
 static void check_overrides(const struct space *sp, uint64_t size, int skip, int share)
@@ -221,8 +214,7 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip, int
 			one[m++] = seen[i]; /* flags stay seen's */
 		}
 		qsort(one, m, sizeof(*one), cmp_index);
-		check_predicted(one, m, skip);
-		check_shares(one, m, skip, share);
+		check_predicted(one, m, skip, share);
 		free(one);
 	}
 	for (size_t i = 0; i < size; i++)

@@ -103,6 +103,11 @@ static char *ignored_kinds(const char *ignored)
 	return strbuf_detach(&kinds);
 }
 
+unsigned long run_unit_group(const struct run_ctx *ctx, const struct unit *u)
+{
+	return (unsigned long)(u->src - ctx->srcs) * ctx->s->layout_samples + u->layout_seed;
+}
+
 /*
  * build.equivalent: skip. Gives each unit that GCC is predicted to build
  * as an earlier one (equal gccopt_predicted() forms, same source, layout
@@ -119,8 +124,7 @@ void run_predict(struct run_ctx *ctx, struct unit *units, size_t n)
 	/* Alike only with the same source, layout seed and PGO. */
 	for (size_t i = 0; i < n; i++) {
 		flags[i] = units[i].cfg.flags;
-		group[i] = ((unsigned long)(units[i].src - ctx->srcs) * ctx->s->layout_samples +
-			    units[i].layout_seed) * 2 + (units[i].cfg.pgo == PGO_ON);
+		group[i] = run_unit_group(ctx, &units[i]) * 2 + (units[i].cfg.pgo == PGO_ON);
 	}
 	gccopt_predicted_leads(lead, ignored, flags, group, n);
 	for (size_t i = 0; i < n; i++) {

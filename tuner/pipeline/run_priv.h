@@ -156,6 +156,9 @@ void run_status(const struct run_reporter *rep, const char *text, int force);
  * (*out malloced, the caller frees each unit's fields and it). */
 int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx, const struct run_opts *opts,
 	     const char *compiler, const char *builds_root);
+/* What two units must share to build alike but for their flags: their
+ * source revision and layout seed, as one number. */
+unsigned long run_unit_group(const struct run_ctx *ctx, const struct unit *u);
 /* build.equivalent: skip: each unit's predicted lead and prediction. */
 void run_predict(struct run_ctx *ctx, struct unit *units, size_t n);
 

@@ -67,8 +67,7 @@ void run_predict_profiles(struct run_ctx *ctx, struct unit *units, size_t n)
 		if (units[i].cfg.pgo != PGO_ON || units[i].pred_lead)
 			group[i] = 2 * (unsigned long)i + 1; /* alone */
 		else
-			group[i] = 2 * ((unsigned long)(units[i].src - ctx->srcs) *
-					ctx->s->layout_samples + units[i].layout_seed);
+			group[i] = 2 * run_unit_group(ctx, &units[i]);
 	}
 	gccopt_profile_leads(lead, kinds, flags, group, n);
 	for (size_t i = 0; i < n; i++) {

@@ -198,22 +198,6 @@ out:
 	return ret;
 }
 
-static int write_all(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int write_blob(git_repository *repo, const git_oid *id, const char *dst,
 		      git_filemode_t mode)

@@ -401,9 +401,7 @@ static int dot(const char *name)
 	return !strcmp(name, ".") || !strcmp(name, "..");
 }
 
-/* Writes all of data to fd (retrying short writes and EINTR); -1 with
- * errno set. */
-static int write_all(int fd, const void *data, size_t len)
+int write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 
@@ -418,6 +416,18 @@ static int write_all(int fd, const void *data, size_t len)
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
+}
+
+/* The target of the link at path, NUL-terminated, into target (size
+ * bytes); 0 or -1 with message. */
+static int read_link(char *target, size_t size, const char *path)
+{
+	ssize_t len = readlink(path, target, size - 1);
+
+	if (len < 0)
+		return tn_error_errno("cannot read link '%s'", path);
+	target[len] = '\0';
 	return 0;
 }
 
@@ -462,11 +472,9 @@ int copy_tree(const char *from, const char *to)
 		return tn_error_errno("cannot stat '%s'", from);
 	if (S_ISLNK(st.st_mode)) {
 		char target[4096];
-		ssize_t len = readlink(from, target, sizeof(target) - 1);
 
-		if (len < 0)
-			return tn_error_errno("cannot read link '%s'", from);
-		target[len] = '\0';
+		if (read_link(target, sizeof(target), from) < 0)
+			return -1;
 		if (symlink(target, to) < 0)
 			return tn_error_errno("cannot make link '%s'", to);
 		return 0;
@@ -516,11 +524,9 @@ static int hash_tree(uint64_t *h, const char *path, const char *rel)
 	*h = hash64_str(*h, rel);
 	if (S_ISLNK(st.st_mode)) {
 		char target[4096];
-		ssize_t len = readlink(path, target, sizeof(target) - 1);
 
-		if (len < 0)
-			return tn_error_errno("cannot read link '%s'", path);
-		target[len] = '\0';
+		if (read_link(target, sizeof(target), path) < 0)
+			return -1;
 		*h = hash64_str(hash64_str(*h, "link"), target);
 		return 0;
 	}
