@@ -245,7 +245,7 @@ out:
 		free(units[i].pooled);
 		free(units[i].uncounted);
 		free(units[i].ignored);
-		free(units[i].prof_kinds);
+		free(units[i].prof_kind);
 	}
 	free(units);
 	for (size_t p = 0; p < ctx.npreds; p++)

@@ -65,13 +65,13 @@ struct unit {
 	 * train.share: check. The first unit before it predicted to train
 	 * the same profile (gccopt_profile_leads(): same source and layout
 	 * seed, PGO), NULL when none; the kinds of switch it differs from it
-	 * in (malloced); verifying: its own training checks them (its worker
-	 * only). prof_trained: 0 not known yet, 1 trained by its own build
+	 * in (indices into ctx->late, nprof_kinds of them, malloced);
+	 * verifying: its own training checks them (its worker only). prof_trained: 0 not known yet, 1 trained by its own build
 	 * (prof_hash holds the profile's tree_hash()), -1 not (failed before,
 	 * used another's profile, not built); set once, by its build job.
 	 */
 	struct unit *prof_lead;
-	char *prof_kinds;
+	size_t *prof_kind, nprof_kinds;
 	int prof_verifying;
 	atomic_int prof_trained;
 	char prof_hash[17];

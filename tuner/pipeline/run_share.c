@@ -17,11 +17,12 @@
 #include "run_priv.h"
 
 /* The kinds of a space-separated list, each looked up in (or added to)
- * ctx->late: their indices into idx (room for every word); the count. */
-static size_t kinds_of(struct run_ctx *ctx, const char *kinds, size_t *idx)
+ * ctx->late: their indices (malloced) into *out; the count. */
+static size_t kinds_of(struct run_ctx *ctx, const char *kinds, size_t **out)
 {
 	char **w;
-	size_t n = gccopt_words(&w, kinds, 0), m = 0;
+	size_t n = gccopt_words(&w, kinds, 0);
+	size_t *idx = xcalloc(n + 1, sizeof(*idx));
 
 	for (size_t i = 0; i < n; i++) {
 		size_t k;
@@ -35,18 +36,10 @@ static size_t kinds_of(struct run_ctx *ctx, const char *kinds, size_t *idx)
 			ctx->late[k].kind = xstrdup(w[i]);
 			ctx->nlate++;
 		}
-		idx[m++] = k;
+		idx[i] = k;
 	}
 	gccopt_words_free(w, n);
-	return m;
-}
-
-static size_t nwords(const char *s)
-{
-	size_t n = 1;
-
-	for (; *s; s++)
-		n += *s == ' ';
+	*out = idx;
 	return n;
 }
 
@@ -71,15 +64,11 @@ void run_predict_profiles(struct run_ctx *ctx, struct unit *units, size_t n)
 	}
 	gccopt_profile_leads(lead, kinds, flags, group, n);
 	for (size_t i = 0; i < n; i++) {
-		size_t *idx;
-
 		if (lead[i] == i)
 			continue;
 		units[i].prof_lead = &units[lead[i]];
-		units[i].prof_kinds = kinds[i];
-		idx = xcalloc(nwords(kinds[i]), sizeof(*idx));
-		kinds_of(ctx, kinds[i], idx); /* registers them */
-		free(idx);
+		units[i].nprof_kinds = kinds_of(ctx, kinds[i], &units[i].prof_kind);
+		free(kinds[i]);
 	}
 	free(flags);
 	free(group);
@@ -95,24 +84,16 @@ void run_predict_profiles(struct run_ctx *ctx, struct unit *units, size_t n)
  */
 static void check_shares(struct run_ctx *ctx)
 {
-	size_t *idx = NULL, alloc = 0;
-
 	for (size_t i = 0; i < ctx->nunits; i++) {
 		const struct unit *u = &ctx->units[i];
-		size_t m;
 		int same;
 
 		if (!u->prof_lead || atomic_load(&u->prof_trained) != 1 ||
 		    atomic_load(&u->prof_lead->prof_trained) != 1)
 			continue;
 		same = !strcmp(u->prof_hash, u->prof_lead->prof_hash);
-		if (nwords(u->prof_kinds) > alloc) {
-			alloc = nwords(u->prof_kinds);
-			idx = xrealloc(idx, alloc * sizeof(*idx));
-		}
-		m = kinds_of(ctx, u->prof_kinds, idx);
-		for (size_t k = 0; k < m; k++) {
-			struct late_kind *lk = &ctx->late[idx[k]];
+		for (size_t k = 0; k < u->nprof_kinds; k++) {
+			struct late_kind *lk = &ctx->late[u->prof_kind[k]];
 
 			if (lk->state == PRED_REFUTED || (same && lk->state == PRED_CONFIRMED))
 				continue;
@@ -121,20 +102,18 @@ static void check_shares(struct run_ctx *ctx)
 			lk->lead = u->prof_lead;
 		}
 	}
-	free(idx);
 }
 
 /* Where u stands (under ctx->pred_lock): a kind refuted (-1), all
  * confirmed (1), else 0, with *free_to_check whether none of its unchecked
  * kinds is being checked. */
-static int standing(struct run_ctx *ctx, const struct unit *u, const size_t *idx, size_t m,
-		    int *free_to_check)
+static int standing(const struct run_ctx *ctx, const struct unit *u, int *free_to_check)
 {
 	int all = 1;
 
 	*free_to_check = 1;
-	for (size_t k = 0; k < m; k++) {
-		const struct late_kind *lk = &ctx->late[idx[k]];
+	for (size_t k = 0; k < u->nprof_kinds; k++) {
+		const struct late_kind *lk = &ctx->late[u->prof_kind[k]];
 
 		if (lk->state == PRED_REFUTED)
 			return -1;
@@ -147,38 +126,43 @@ static int standing(struct run_ctx *ctx, const struct unit *u, const size_t *idx
 	return all;
 }
 
+/* u starts (start 1) or ends (0) checking its kinds (under
+ * ctx->pred_lock). */
+static void verifying(struct run_ctx *ctx, const struct unit *u, int start)
+{
+	for (size_t k = 0; k < u->nprof_kinds; k++) {
+		if (start)
+			ctx->late[u->prof_kind[k]].verifying++;
+		else
+			ctx->late[u->prof_kind[k]].verifying--;
+	}
+}
+
 int run_profile_share(struct unit *u, char **dir)
 {
 	struct run_ctx *ctx = u->ctx;
-	size_t *idx = xcalloc(nwords(u->prof_kinds), sizeof(*idx));
 	int st, free_to_check, ret;
-	size_t m;
 
 	*dir = NULL;
 	for (;;) {
 		pthread_mutex_lock(&ctx->pred_lock);
-		m = kinds_of(ctx, u->prof_kinds, idx);
-		st = standing(ctx, u, idx, m, &free_to_check);
+		st = standing(ctx, u, &free_to_check);
 		if (st == 0) {
 			check_shares(ctx);
-			st = standing(ctx, u, idx, m, &free_to_check);
+			st = standing(ctx, u, &free_to_check);
 		}
 		if (st == 0 && free_to_check) {
 			/* u checks them: it trains its own. */
-			for (size_t k = 0; k < m; k++)
-				ctx->late[idx[k]].verifying++;
+			verifying(ctx, u, 1);
 			u->prof_verifying = 1;
 		}
 		pthread_mutex_unlock(&ctx->pred_lock);
 		if (st != 0 || u->prof_verifying)
 			break;
-		if (run_stopped(ctx)) {
-			free(idx);
+		if (run_stopped(ctx))
 			return -1;
-		}
 		run_nap();
 	}
-	free(idx);
 	if (st < 0 || u->prof_verifying)
 		return 0;
 	/* Confirmed: the lead's profile, once it has trained. */
@@ -219,14 +203,7 @@ void run_profile_done(struct unit *u)
 	while (!atomic_load(&u->prof_lead->prof_trained) && !run_stopped(ctx))
 		run_nap();
 	pthread_mutex_lock(&ctx->pred_lock);
-	{
-		size_t *idx = xcalloc(nwords(u->prof_kinds), sizeof(*idx));
-		size_t m = kinds_of(ctx, u->prof_kinds, idx);
-
-		for (size_t k = 0; k < m; k++)
-			ctx->late[idx[k]].verifying--;
-		free(idx);
-	}
+	verifying(ctx, u, 0);
 	check_shares(ctx);
 	pthread_mutex_unlock(&ctx->pred_lock);
 	u->prof_verifying = 0;

@@ -338,13 +338,11 @@ static inline void data_access(uintptr_t r, qemu_plugin_meminfo_t info, uint64_t
 	uint64_t line = addr >> shift;
 	int store = qemu_plugin_mem_is_store(info);
 
-	if (line == core.l1d.last && (addr + size - 1) >> shift == line) {
-		if (store) {
+	if ((addr + size - 1) >> shift == line && ua_cache_repeat(&core.l1d, line, store)) {
+		if (store)
 			core.cnt[r].l1d_write++;
-			*core.l1d.last_slot |= 1;
-		} else {
+		else
 			core.cnt[r].l1d_read++;
-		}
 		return;
 	}
 	ua_core_data(&core, (enum ua_region)r, addr, size, store);
