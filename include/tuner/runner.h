@@ -14,6 +14,20 @@
  * so no grandchild that stayed in the group outlives its command. When
  * tn_cancelled() becomes true the group is killed the same way.
  *
+ * Escapes: every command gets an entry of its own in its environment,
+ * "TUNER_CMD_<tuner pid>_<n>=1" (guard.h), which its descendants inherit.
+ * Once the group is killed, every process still carrying the entry (one
+ * that left the group with setsid or setpgid) is SIGKILLed with its group,
+ * counted in result.escaped, noted in the log and reported through
+ * runner_set_warn(). A descendant that both leaves the group and clears
+ * its environment (setsid env -i ...) is not found: the runner's limit
+ * (docs/processes.md).
+ *
+ * Logs: with log_path, the child's stdout and stderr go through pipes
+ * that the runner drains to the end, but it writes at most log_max bytes
+ * of them to the log, then one line "[tuner: log truncated after N bytes;
+ * the command printed M bytes in all]".
+ *
  * Commands are argv vectors, never shell text built by us: a shell command
  * of the study runs as {"/bin/sh", "-c", command} with flags and paths
  * passed in the environment.
@@ -32,6 +46,8 @@ struct runner_opts {
 	const char *cwd;         /* NULL: inherit */
 	const char *log_path;    /* NULL: stderr -> /dev/null; else stdout and
 	                            stderr are appended to this file */
+	size_t log_max;          /* cap on the bytes written to the log;
+	                            0 = RUNNER_LOG_MAX, SIZE_MAX = none */
 	int capture;             /* capture stdout into result.out (also copied
 	                            to the log when log_path is set) */
 	size_t capture_max;      /* cap on captured bytes; 0 = 1 MiB */
@@ -39,8 +55,12 @@ struct runner_opts {
 	double grace;            /* seconds between TERM and KILL; 0 = 2 */
 };
 #define RUNNER_OPTS_INIT { .argv = NULL, .env = NULL, .clear_env = 0, .cwd = NULL, \
-			   .log_path = NULL, .capture = 0, .capture_max = 0, .timeout = 0, \
-			   .grace = 0 }
+			   .log_path = NULL, .log_max = 0, .capture = 0, .capture_max = 0, \
+			   .timeout = 0, .grace = 0 }
+
+/* What a command may write to its log by default: a build's log stays
+ * readable and a runaway command cannot fill the disk. */
+#define RUNNER_LOG_MAX ((size_t)64 << 20)
 
 struct runner_result {
 	int exited;       /* exited normally */
@@ -56,19 +76,27 @@ struct runner_result {
 	                     owned by the runner, freed by runner_release */
 	size_t out_len;
 	int out_truncated;
+	size_t log_bytes;  /* bytes the command printed to the log, in all */
+	int log_truncated; /* log_bytes > log_max: the log holds the first log_max */
+	unsigned escaped;  /* processes found outside the group by the mark, killed */
 };
 
 struct runner {
-	pid_t pid; /* also the process group id */
-	int out_fd;
-	int log_fd;
+	pid_t pid;   /* also the process group id */
+	int out_fd;  /* captured stdout (our end), or -1 */
+	int err_fd;  /* the log's pipe: stderr, and stdout unless captured; or -1 */
+	int log_fd;  /* the log file, or -1 */
 	double start, deadline, kill_at;
-	size_t capture_max;
+	size_t capture_max, log_max;
 	double grace;
+	char log_last;  /* the last byte written to the log */
+	char mark[48];  /* "TUNER_CMD_<tuner pid>_<n>=1" */
+	char name[72];  /* the command, shortened, for the warning */
 	struct runner_result result;
 };
-#define RUNNER_INIT { .pid = -1, .out_fd = -1, .log_fd = -1, .start = 0, .deadline = 0, \
-		      .kill_at = 0, .capture_max = 0, .grace = 0, .result = { 0 } }
+#define RUNNER_INIT { .pid = -1, .out_fd = -1, .err_fd = -1, .log_fd = -1, .start = 0, \
+		      .deadline = 0, .kill_at = 0, .capture_max = 0, .log_max = 0, .grace = 0, \
+		      .log_last = 0, .mark = "", .name = "", .result = { 0 } }
 
 /* Starts the child. -1 with message if it could not be started (missing
  * program, unopenable log, ...). */
@@ -85,6 +113,17 @@ void runner_release(struct runner *r);
 
 /* Convenience: start + wait. out must be released with runner_release. */
 int runner_run(struct runner *r, const struct runner_opts *opts);
+
+/*
+ * Where the runner reports what it did beyond a command's result: today,
+ * that it killed processes the command had left running outside its
+ * process group (result.escaped). fn gets one line without a "tuner: "
+ * prefix ("warning: killed 1 process that the command 'CMD' left ...");
+ * the line is the runner's, valid during the call only. fn is called on
+ * whichever thread waits for the command, so it must be thread-safe.
+ * NULL (the default): nothing said. Set it before threads start.
+ */
+void runner_set_warn(void (*fn)(const char *line));
 
 /* ---- study commands: the TUNER_* environment and /bin/sh ---- */
 
@@ -105,7 +144,7 @@ void env_free(char **env);
 
 /*
  * Runs `/bin/sh -c command` in directory cwd (NULL: the tuner's) with env,
- * appending output to log (NULL: none),
+ * appending output to log (NULL: none; at most RUNNER_LOG_MAX bytes),
  * capturing up to capture bytes of stdout (0: none; the rest still goes to
  * the log, and r->result.out_truncated says so). Result in r (release with
  * runner_release). 0, or -1 with message when it could not be started.

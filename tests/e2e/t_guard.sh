@@ -3,8 +3,9 @@
 # left its command's process group: a build starts `setsid sleep` (a
 # session and group of its own, which the runner never saw) and hangs;
 # tuner is SIGKILLed; the guard finds the detached sleep by the mark in
-# its environment (TUNER_GUARD=<guard pid>, guard.h) and kills it too,
-# as it kills the build's own group.
+# its environment (TUNER_CMD_<tuner pid>_<n>=1, guard.h) and kills it too,
+# as it kills the build's own group. (t_contain.sh: SIGKILL to tuner's
+# whole group.)
 . "$ROOT/tests/e2e/lib.sh"
 
 repo=$TMPDIR/repo
@@ -40,7 +41,8 @@ for _ in $(seq 1 300); do
 done
 det=$(cat "$TMPDIR/detached" 2>/dev/null || true)
 [ -n "$det" ] && kill -0 "$det" 2>/dev/null || fail "the detached sleep did not start"
-grep -qz '^TUNER_GUARD=[0-9]*$' "/proc/$det/environ" || fail "no guard mark in the command's environment"
+grep -qz '^TUNER_GUARD=[0-9]*$' "/proc/$det/environ" || fail "no guard in the command's environment"
+grep -qz "^TUNER_CMD_${pid}_[0-9]*=1\$" "/proc/$det/environ" || fail "no mark in the command's environment"
 kill -KILL $pid
 wait $pid 2>/dev/null || true
 for _ in $(seq 1 50); do

@@ -72,6 +72,18 @@ static int gone(pid_t pid)
 	return 0;
 }
 
+/* What runner_set_warn() said, for the tests to look at. */
+static struct {
+	char line[4][256];
+	size_t len;
+} warnings;
+
+static void record_warning(const char *line)
+{
+	if (warnings.len < ARRAY_SIZE(warnings.line))
+		snprintf(warnings.line[warnings.len++], sizeof(warnings.line[0]), "%s", line);
+}
+
 static int run_sh(struct runner *r, struct runner_opts *opts, const char *cmd)
 {
 	const char *argv[] = { "/bin/sh", "-c", cmd, NULL };
@@ -225,28 +237,32 @@ static void test_runner__no_fd_leak(void **state)
 	struct runner r = RUNNER_INIT;
 	struct runner_opts o = RUNNER_OPTS_INIT;
 	char *log = tmp_path("fds.log");
-	char *pipe_target, *p, *eol;
-	int n_log = 0, n_pipe = 0;
+	const char *fd_names[] = { " 1 -> ", " 2 -> " };
+	char *p, *eol;
 
-	/* The child lists its shell's descriptors. Our pipe and log must show
-	 * up only as its stdout and stderr, not as leaked extra descriptors. */
+	/* The child lists its shell's descriptors. Our pipes must show up
+	 * only as its stdout (capture) and stderr (the log's), not as leaked
+	 * extra descriptors; the log file itself is ours alone. */
 	o.log_path = log;
 	o.capture = 1;
 	assert_int_equal(run_sh(&r, &o, "ls -l /proc/$$/fd"), 0);
 	assert_int_equal(r.result.status, 0);
-	p = strstr(r.result.out, " 1 -> ");
-	assert_non_null(p);
-	eol = strchr(p, '\n');
-	assert_non_null(eol);
-	pipe_target = xstrndup(p + 6, (size_t)(eol - p - 6));
-	assert_non_null(strstr(pipe_target, "pipe:"));
-	for (p = r.result.out; (p = strstr(p, pipe_target)); p++)
-		n_pipe++;
-	for (p = r.result.out; (p = strstr(p, log)); p++)
-		n_log++;
-	assert_int_equal(n_pipe, 1);
-	assert_int_equal(n_log, 1);
-	free(pipe_target);
+	for (size_t i = 0; i < ARRAY_SIZE(fd_names); i++) {
+		char *target;
+		int n = 0;
+
+		p = strstr(r.result.out, fd_names[i]);
+		assert_non_null(p);
+		eol = strchr(p, '\n');
+		assert_non_null(eol);
+		target = xstrndup(p + 6, (size_t)(eol - p - 6));
+		assert_non_null(strstr(target, "pipe:"));
+		for (p = r.result.out; (p = strstr(p, target)); p++)
+			n++;
+		assert_int_equal(n, 1);
+		free(target);
+	}
+	assert_null(strstr(r.result.out, log));
 	runner_release(&r);
 	unlink(log);
 	free(log);
@@ -509,7 +525,10 @@ static void test_runner__grandchild_killed_after_exit(void **state)
 	free(cmd);
 }
 
-static void test_runner__escaped_grandchild_does_not_hang(void **state)
+/* A grandchild that left the group (setsid) but kept the environment is
+ * found by its mark and killed: it neither holds the pipe open nor
+ * outlives its command, and it is reported. */
+static void test_runner__escaped_grandchild_killed(void **state)
 {
 	struct runner r = RUNNER_INIT;
 	struct runner_opts o = RUNNER_OPTS_INIT;
@@ -522,21 +541,161 @@ static void test_runner__escaped_grandchild_does_not_hang(void **state)
 	pid_t grandchild;
 	double t0 = now_seconds();
 
+	char *log = tmp_path("escaped.log");
+	char *s;
+
+	warnings.len = 0;
+	runner_set_warn(record_warning);
+	o.capture = 1;
+	o.timeout = 120;
+	o.log_path = log;
+	assert_int_equal(run_sh(&r, &o, cmd), 0);
+	assert_int_equal(r.result.status, 0);
+	assert_string_equal(r.result.out, "hi\n");
+	assert_int_equal(r.result.escaped, 1);
+	/* Killed, so the pipe closed at once: no drain bound waited out. */
+	assert_true(now_seconds() - t0 < 20);
+	runner_release(&r);
+	runner_set_warn(NULL);
+
+	grandchild = read_pid(pidfile);
+	assert_true(gone(grandchild));
+	assert_int_equal(warnings.len, 1);
+	assert_non_null(strstr(warnings.line[0], "killed 1 process that the command 'setsid sh -c"));
+	assert_non_null(strstr(warnings.line[0], "outside its process group"));
+	assert_int_equal(read_file(&s, NULL, log), 0);
+	assert_non_null(strstr(s, "hi\n[tuner: killed 1 process the command left running outside its process group]\n"));
+	free(s);
+	unlink(log);
+	unlink(pidfile);
+	free(log);
+	free(pidfile);
+	free(cmd);
+}
+
+/* The documented limit: a grandchild that leaves the group and clears its
+ * environment carries no mark; the runner does not hang on it, and does
+ * not find it. */
+static void test_runner__escaped_env_cleared_not_found(void **state)
+{
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *pidfile = tmp_path("cleared.pid");
+	char *cmd = xasprintf("setsid env -i sh -c 'echo $$ > \"$1\"; exec sleep 1000' sh '%s' & "
+			      "while [ ! -s '%s' ]; do sleep 0.01; done; echo hi",
+			      pidfile, pidfile);
+	pid_t grandchild;
+
 	o.capture = 1;
 	o.timeout = 120;
 	assert_int_equal(run_sh(&r, &o, cmd), 0);
 	assert_int_equal(r.result.status, 0);
 	assert_string_equal(r.result.out, "hi\n");
-	assert_true(now_seconds() - t0 < 20);
+	assert_int_equal(r.result.escaped, 0);
 	runner_release(&r);
 
 	grandchild = read_pid(pidfile);
+	assert_int_equal(kill(grandchild, 0), 0);
 	assert_int_equal(getsid(grandchild), grandchild);
 	kill(grandchild, SIGKILL);
 	assert_true(gone(grandchild));
 	unlink(pidfile);
 	free(pidfile);
 	free(cmd);
+}
+
+/* Each command has a mark of its own, also under clear_env, and an
+ * inherited mark of another tuner is kept beside it. */
+static void test_runner__mark(void **state)
+{
+	const char *argv[] = { "env", NULL };
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *first, *p, *want;
+
+	setenv("TUNER_CMD_1_1", "1", 1);
+	o.argv = argv;
+	o.capture = 1;
+	assert_int_equal(runner_run(&r, &o), 0);
+	want = xasprintf("\nTUNER_CMD_%ld_", (long)getpid());
+	p = strstr(r.result.out, want);
+	assert_non_null(p);
+	first = xstrndup(p, strcspn(p + 1, "\n") + 1);
+	assert_non_null(strstr(r.result.out, "TUNER_CMD_1_1=1\n"));
+	runner_release(&r);
+	unsetenv("TUNER_CMD_1_1");
+
+	o.clear_env = 1;
+	assert_int_equal(runner_run(&r, &o), 0);
+	p = strstr(r.result.out, want + 1);
+	assert_non_null(p);
+	assert_null(strstr(r.result.out, first));
+	assert_null(strstr(r.result.out, "TUNER_CMD_1_1"));
+	runner_release(&r);
+	free(first);
+	free(want);
+}
+
+/* The log holds the first log_max bytes and one line saying so; the
+ * command is drained to the end (head exits 0, no SIGPIPE). */
+static void test_runner__log_cap(void **state)
+{
+	static const char note[] =
+		"\n[tuner: log truncated after 100000 bytes; the command printed 5000000 bytes in all]\n";
+	struct runner r = RUNNER_INIT;
+	struct runner_opts o = RUNNER_OPTS_INIT;
+	char *log = tmp_path("cap.log");
+	char *s;
+	size_t len;
+
+	o.log_path = log;
+	o.log_max = 100000;
+	o.timeout = 60;
+	assert_int_equal(run_sh(&r, &o, "head -c 5000000 /dev/zero"), 0);
+	assert_int_equal(r.result.status, 0);
+	assert_true(r.result.log_truncated);
+	assert_int_equal(r.result.log_bytes, 5000000);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, &len, log), 0);
+	assert_int_equal(len, 100000 + strlen(note));
+	assert_int_equal(memcmp(s + 100000, note, strlen(note)), 0);
+	free(s);
+
+	/* stderr counts too, the order of the two streams is kept, and a
+	 * cut at the end of a line adds no empty one. */
+	unlink(log);
+	o.log_max = 4;
+	assert_int_equal(run_sh(&r, &o, "echo a; echo b >&2; echo c"), 0);
+	assert_int_equal(r.result.log_bytes, 6);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, NULL, log), 0);
+	assert_string_equal(s, "a\nb\n[tuner: log truncated after 4 bytes; the command printed 6 bytes in all]\n");
+	free(s);
+
+	/* Under the cap: the log as printed, no note. */
+	unlink(log);
+	o.log_max = 6;
+	assert_int_equal(run_sh(&r, &o, "echo a; echo b >&2; echo c"), 0);
+	assert_false(r.result.log_truncated);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, NULL, log), 0);
+	assert_string_equal(s, "a\nb\nc\n");
+	free(s);
+
+	/* Captured stdout is captured in full, whatever the log's cap. */
+	unlink(log);
+	o.capture = 1;
+	o.log_max = 10;
+	assert_int_equal(run_sh(&r, &o, "yes | head -c 1000"), 0);
+	assert_int_equal(r.result.out_len, 1000);
+	assert_false(r.result.out_truncated);
+	assert_true(r.result.log_truncated);
+	runner_release(&r);
+	assert_int_equal(read_file(&s, &len, log), 0);
+	assert_int_equal(memcmp(s, "y\ny\ny\ny\ny\n[tuner: log truncated after 10 bytes", 45), 0);
+	free(s);
+	unlink(log);
+	free(log);
 }
 
 static void test_runner__release_without_wait(void **state)
@@ -614,7 +773,10 @@ int main(void)
 		cmocka_unit_test(test_runner__term_ignored_then_killed),
 		cmocka_unit_test(test_runner__cancel),
 		cmocka_unit_test(test_runner__grandchild_killed_after_exit),
-		cmocka_unit_test(test_runner__escaped_grandchild_does_not_hang),
+		cmocka_unit_test(test_runner__escaped_grandchild_killed),
+		cmocka_unit_test(test_runner__escaped_env_cleared_not_found),
+		cmocka_unit_test(test_runner__mark),
+		cmocka_unit_test(test_runner__log_cap),
 		cmocka_unit_test(test_runner__release_without_wait),
 		cmocka_unit_test(test_runner__concurrent),
 	};

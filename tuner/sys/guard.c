@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tuner/util.h"
@@ -47,70 +48,187 @@ void guard_unwatch(pid_t pgid)
 	send_msg('u', pgid);
 }
 
-/* 1 if the environment of process pid holds the entry `want`. */
-static int marked(const char *pid, const char *want)
-{
-	char path[300], *buf = NULL;
-	size_t len = 0, alloc = 0, wl = strlen(want);
-	ssize_t r;
-	int fd, found = 0;
+/* Scans of /proc: new processes may appear while we kill (a marked one
+ * forking on), so scan again while a scan finds new ones, this often. */
+#define KILL_ROUNDS 8
+/* A process in the middle of an exec shows no environment for a moment:
+ * look at it again this often, this many milliseconds apart. */
+#define UNSURE_TRIES 10
+#define UNSURE_MS 2
+/* include/linux/sched.h */
+#define PF_KTHREAD 0x00200000
 
-	snprintf(path, sizeof(path), "/proc/%s/environ", pid);
+enum mark { NOT_MARKED, MARKED, UNSURE };
+
+/* /proc/PID/WHAT into buf; -1 if it cannot be opened. */
+static int read_proc(struct strbuf *buf, pid_t pid, const char *what)
+{
+	char path[64], chunk[4096];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/%s", (long)pid, what);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return -1;
+	strbuf_reset(buf);
 	for (;;) {
-		ALLOC_GROW(buf, len + 4096 + 1, alloc);
-		r = read(fd, buf + len, 4096);
+		r = read(fd, chunk, sizeof(chunk));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
-		len += (size_t)r;
+		strbuf_add(buf, chunk, (size_t)r);
 	}
 	close(fd);
-	/* Entries are NUL-separated. */
-	for (size_t i = 0; i < len && !found; i += strnlen(buf + i, len - i) + 1)
-		found = len - i > wl && !memcmp(buf + i, want, wl) && buf[i + wl] == '\0';
-	free(buf);
-	return found;
+	return 0;
+}
+
+/* 1 if the NUL-separated entries in buf hold one starting with prefix. */
+static int has_entry(const struct strbuf *buf, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+
+	for (size_t i = 0; i < buf->len; i += strnlen(buf->buf + i, buf->len - i) + 1)
+		if (buf->len - i >= pl && !memcmp(buf->buf + i, prefix, pl))
+			return 1;
+	return 0;
 }
 
 /*
- * Kills the group of every process whose environment carries this
- * guard's mark (guard_env()): a command the runner had started but not
- * yet told the guard of when tuner died. Its group goes with it, so what
- * it started under a cleared environment goes too.
+ * Whether the environment of process pid holds an entry starting with
+ * prefix. An empty one is a kernel thread's, a zombie's, a process's that
+ * cleared it, or one's in the middle of an exec: the kernel has swapped in
+ * the new memory but not yet written the new environment nor the command
+ * line (UNSURE: look again), or has just dropped the old memory we were
+ * reading (read again, now the new). buf is the caller's, reused.
  */
-static void kill_marked(void)
+static enum mark marked(struct strbuf *buf, pid_t pid, const char *prefix)
 {
-	char want[40];
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	pid_t self = getpid(), own = getpgrp();
+	unsigned flags = 0;
+	char state = 0;
+	const char *p;
 
-	if (!d)
-		return;
-	snprintf(want, sizeof(want), "TUNER_GUARD=%d", (int)self);
-	while ((e = readdir(d))) {
-		pid_t pid, pg;
+	if (read_proc(buf, pid, "environ") < 0)
+		return NOT_MARKED;
+	if (buf->len)
+		return has_entry(buf, prefix) ? MARKED : NOT_MARKED;
+	if (read_proc(buf, pid, "stat") < 0)
+		return NOT_MARKED;
+	/* "pid (comm) state ppid pgrp session tty tpgid flags ...": comm
+	 * may hold anything, ')' too. */
+	p = strrchr(strbuf_str(buf), ')');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state, &flags) != 2 ||
+	    state == 'Z' || state == 'X' || (flags & PF_KTHREAD))
+		return NOT_MARKED;
+	if (read_proc(buf, pid, "cmdline") < 0)
+		return NOT_MARKED;
+	if (!buf->len)
+		return UNSURE;
+	/* The command line is there, so is the environment, if any. */
+	if (read_proc(buf, pid, "environ") < 0)
+		return NOT_MARKED;
+	return has_entry(buf, prefix) ? MARKED : NOT_MARKED;
+}
 
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		pid = (pid_t)atoi(e->d_name);
-		if (pid == self || !marked(e->d_name, want))
-			continue;
-		pg = getpgid(pid);
-		if (pg > 0 && pg != own)
-			kill(-pg, SIGKILL);
+struct scan {
+	const char *prefix;
+	pid_t spare, self, own;
+	struct strbuf buf;
+	pid_t *seen;   /* killed */
+	size_t nseen, seen_alloc;
+	pid_t *unsure; /* to look at again */
+	size_t nunsure, unsure_alloc;
+};
+
+static int seen_before(const struct scan *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nseen; i++)
+		if (s->seen[i] == pid)
+			return 1;
+	return 0;
+}
+
+/* Looks at process pid, kills it (and its group) if marked. 1 if it was
+ * marked and not killed before. */
+static int visit(struct scan *s, pid_t pid)
+{
+	enum mark m;
+	pid_t pg;
+
+	if (pid == s->self)
+		return 0;
+	m = marked(&s->buf, pid, s->prefix);
+	if (m == UNSURE) {
+		ALLOC_GROW(s->unsure, s->nunsure + 1, s->unsure_alloc);
+		s->unsure[s->nunsure++] = pid;
 	}
-	closedir(d);
+	if (m != MARKED)
+		return 0;
+	pg = getpgid(pid);
+	if (pg < 0 || (s->spare > 0 && pg == s->spare))
+		return 0;
+	if (pg > 1 && pg != s->own)
+		kill(-pg, SIGKILL);
+	kill(pid, SIGKILL);
+	if (seen_before(s, pid))
+		return 0;
+	ALLOC_GROW(s->seen, s->nseen + 1, s->seen_alloc);
+	s->seen[s->nseen++] = pid;
+	return 1;
+}
+
+/* Looks again at the processes that were in the middle of an exec, until
+ * none is; 1 if one of them was marked. */
+static int revisit(struct scan *s)
+{
+	struct timespec pause = { 0, UNSURE_MS * 1000000L };
+	int fresh = 0;
+
+	for (int t = 0; t < UNSURE_TRIES && s->nunsure; t++) {
+		size_t n = s->nunsure;
+
+		nanosleep(&pause, NULL);
+		for (size_t i = 0; i < n; i++)
+			fresh |= visit(s, s->unsure[i]);
+		/* Keep those still unsure: visit() added them after the n. */
+		memmove(s->unsure, s->unsure + n, (s->nunsure - n) * sizeof(*s->unsure));
+		s->nunsure -= n;
+	}
+	return fresh;
+}
+
+unsigned guard_kill_marked(const char *prefix, pid_t spare)
+{
+	struct scan s = { .prefix = prefix, .spare = spare, .self = getpid(),
+			  .own = getpgrp(), .buf = STRBUF_INIT };
+	int fresh = 1;
+
+	for (int round = 0; round < KILL_ROUNDS && fresh; round++) {
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+
+		fresh = 0;
+		if (!d)
+			break;
+		s.nunsure = 0;
+		while ((e = readdir(d)))
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+				fresh |= visit(&s, (pid_t)atoi(e->d_name));
+		closedir(d);
+		fresh |= revisit(&s);
+	}
+	strbuf_release(&s.buf);
+	free(s.seen);
+	free(s.unsure);
+	return (unsigned)s.nseen;
 }
 
 /* The guard process: keeps the set of live groups until told to stop, or
- * until the pipe closes without a stop, when it kills them all, and any
- * group of a command started but not yet watched. */
-static void __attribute__((noreturn)) guard_main(int fd)
+ * until the pipe closes without a stop, when it kills them all, and every
+ * process marked as one of tuner's commands: a command started but not
+ * yet watched, and whatever left a command's group. */
+static void __attribute__((noreturn)) guard_main(int fd, pid_t tuner, pid_t tuner_pg)
 {
 	pid_t *groups = NULL;
 	size_t n = 0, alloc = 0;
@@ -118,8 +236,8 @@ static void __attribute__((noreturn)) guard_main(int fd)
 	ssize_t r;
 	int stopped = 0;
 
-	/* Ctrl-C reaches the whole foreground group: the guard must outlive it
-	 * to do its job if tuner dies. */
+	/* In a session of its own, no terminal sends it these; a stray one
+	 * must not end the guard either. */
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);
@@ -143,9 +261,14 @@ static void __attribute__((noreturn)) guard_main(int fd)
 		}
 	}
 	if (!stopped) {
+		char prefix[40];
+
 		for (size_t i = 0; i < n; i++)
 			kill(-groups[i], SIGKILL);
-		kill_marked();
+		snprintf(prefix, sizeof(prefix), GUARD_MARK "%d_", (int)tuner);
+		/* Tuner's own group holds what started tuner (a pipeline's
+		 * other end): never the guard's to kill. */
+		guard_kill_marked(prefix, tuner_pg);
 	}
 	_exit(0);
 }
@@ -153,7 +276,7 @@ static void __attribute__((noreturn)) guard_main(int fd)
 int guard_start(void)
 {
 	int fds[2];
-	pid_t pid;
+	pid_t pid, tuner = getpid(), tuner_pg = getpgrp();
 
 	if (guard_pid > 0)
 		return 0;
@@ -167,14 +290,19 @@ int guard_start(void)
 	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDWR);
+
 		close(fds[1]);
+		/* Out of tuner's group and session: what kills that group
+		 * (kill -KILL -- -PGID, a terminal's Ctrl-C or hangup) leaves
+		 * the guard to clean up after it. */
+		setsid();
 		/* Holding tuner's stdout open would keep a reader of it waiting. */
 		if (null >= 0) {
 			dup2(null, 0);
 			dup2(null, 1);
 			dup2(null, 2);
 		}
-		guard_main(fds[0]);
+		guard_main(fds[0], tuner, tuner_pg);
 	}
 	close(fds[0]);
 	guard_fd = fds[1];
