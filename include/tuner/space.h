@@ -8,7 +8,10 @@
  * its values are "off" and/or "on" and select profile-guided optimisation.
  *
  * Configurations are numbered 0 .. space_size()-1 in mixed radix (the last
- * dimension varies fastest). A configuration's *id* does not depend on that
+ * dimension varies fastest). A configuration is also its *pick*: the index
+ * of its value in each dimension (ndims of them), which names every
+ * configuration of a space of any size, where a number does so only below
+ * 2^64 (space_beyond_u64()). A configuration's *id* does not depend on that
  * numbering: it is a hash of the normalized flag set (whitespace-separated
  * tokens, sorted, duplicates removed) and the PGO mode, so renaming or
  * reordering dimensions keeps every id.
@@ -38,8 +41,11 @@ struct space {
 
 enum pgo_mode { PGO_OFF = 0, PGO_ON = 1 };
 
+/* config.index of a configuration whose number does not fit 64 bits. */
+#define SPACE_NO_INDEX UINT64_MAX
+
 struct config {
-	uint64_t index;
+	uint64_t index; /* its number, or SPACE_NO_INDEX */
 	char *flags;  /* malloced; the chosen flag values in dimension order,
 	                 joined by one space, empty values skipped; byte for byte
 	                 as written in the study otherwise */
@@ -57,12 +63,26 @@ struct config {
 int space_add_dimension(struct space *s, const char *name,
 			const char *const *values, size_t nvalues);
 
-/* Number of configurations; saturates at UINT64_MAX. 1 for no dimensions. */
+/* Number of configurations; saturates at UINT64_MAX (space_beyond_u64()
+ * tells). 1 for no dimensions. */
 uint64_t space_size(const struct space *s);
+/* 1 if the space has more configurations than UINT64_MAX, else 0. */
+int space_beyond_u64(const struct space *s);
+/* The exact number of configurations less sub (at most that number), in
+ * decimal, however large. Caller frees with free(). */
+char *space_size_str(const struct space *s, uint64_t sub);
 
-/* Fills out with configuration `index` (< space_size). Caller releases out
- * with config_release(). Returns 0, or -1 if index is out of range. */
+/* Fills out with configuration `index` (< the number of configurations).
+ * Caller releases out with config_release(). Returns 0, or -1 if index is
+ * out of range. */
 int space_config(struct config *out, const struct space *s, uint64_t index);
+/* Fills out with the configuration of pick (s->ndims value indices, each
+ * below its dimension's nvalues). Caller releases out with
+ * config_release(). Returns 0, or -1 if a value index is out of range. */
+int space_config_pick(struct config *out, const struct space *s, const size_t *pick);
+/* The pick of configuration `index` (< the number of configurations) into
+ * pick (s->ndims entries, the caller's). */
+void space_index_pick(size_t *pick, const struct space *s, uint64_t index);
 
 /* Computes the stable id of a flag string and PGO mode: of its canonical
  * form (gccopt_canonical()), so flags GCC treats alike share an id. */

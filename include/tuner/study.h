@@ -61,6 +61,16 @@
  *   search: {strategy: exhaustive|random, budget: N, seed: N}
  *   layout: {samples: K}              # K >= 1 layout seeds per config
  *
+ * Numbers have upper bounds, past which a value is a slip of the keyboard
+ * (4294967295 samples), refused where it is written rather than by the
+ * allocator: measure.repeats (min, max) and layout.samples at most
+ * STUDY_MAX_COUNT, every timeout at most STUDY_MAX_TIMEOUT seconds,
+ * search.budget at most STUDY_MAX_CONFIGS. A run evaluates at most
+ * STUDY_MAX_CONFIGS configurations (the budget, else the whole space):
+ * its front weighs every pair of them, in memory (pareto.h); and plans at
+ * most STUDY_MAX_BUILDS builds, those times the layout seeds times the
+ * source revisions (study_check_plan()).
+ *
  * Every command runs in its build's directory ($TUNER_OUT; the training
  * run in the instrumented build's) and sees the study file's directory as
  * $TUNER_STUDY_DIR.
@@ -144,6 +154,12 @@ struct study_loc {
 	int line, col; /* 1-based; 0 when unknown */
 };
 
+/* Upper bounds of the study's numbers (above; docs/study.md). */
+#define STUDY_MAX_COUNT 10000         /* measure.repeats, layout.samples */
+#define STUDY_MAX_TIMEOUT 604800      /* seconds: a week */
+#define STUDY_MAX_CONFIGS 10000ULL    /* search.budget; what a run evaluates */
+#define STUDY_MAX_BUILDS 100000ULL    /* the builds a run plans */
+
 struct cmd_spec {
 	char *command;  /* malloced; NULL when the section is absent */
 	double timeout; /* seconds; 0 = no limit */
@@ -222,6 +238,10 @@ struct study {
 	char *strategy;  /* "exhaustive" (default) or "random" */
 	uint64_t budget; /* 0 = the whole space */
 	uint64_t seed;   /* default 1 */
+	/* For study_check_plan()'s messages: the search section's key (the
+	 * space's without one) and layout.samples (the layout key's; 1:1
+	 * without one). */
+	struct study_loc search_loc, samples_loc;
 
 	unsigned layout_samples; /* default 1 */
 };
@@ -235,5 +255,15 @@ struct study {
  */
 int study_load(struct study *out, const char *path);
 void study_release(struct study *s);
+
+/*
+ * Whether a run of s with search budget `budget` (0: the whole space; the
+ * study's, or the one `tuner run --budget` gives) over nrevs source
+ * revisions can be planned: at most STUDY_MAX_CONFIGS configurations and
+ * STUDY_MAX_BUILDS builds, so a budget for a larger space. Costs
+ * nothing however large the space. 0, or -1 with a "path:line:col:
+ * message" of kind input saying what to change.
+ */
+int study_check_plan(const struct study *s, uint64_t budget, size_t nrevs);
 
 #endif

@@ -32,25 +32,40 @@ static void make_space(struct space *s, size_t ndims, size_t nvalues)
 	free(values);
 }
 
-/* Runs a strategy to the end (at most max proposals); returns the count. */
+/* The number of the configuration of pick (mixed radix, last dimension
+ * fastest), in a space below 2^64. */
+static uint64_t pick_index(const struct space *s, const size_t *pick)
+{
+	uint64_t idx = 0;
+
+	for (size_t d = 0; d < s->ndims; d++) {
+		assert_true(pick[d] < s->dims[d].nvalues);
+		idx = idx * s->dims[d].nvalues + pick[d];
+	}
+	return idx;
+}
+
+/* Runs a strategy to the end (at most max proposals) and gives the
+ * configurations' numbers; returns the count. */
 static size_t drain(uint64_t *out, size_t max, const char *name,
 		    const struct space *s, uint64_t budget, uint64_t seed)
 {
 	const struct search_ops *ops = search_find(name);
+	size_t *pick = xcalloc(s->ndims + 1, sizeof(*pick));
 	void *st = NULL;
-	uint64_t idx;
 	size_t n = 0;
 
 	assert_non_null(ops);
 	assert_int_equal(ops->init(&st, s, budget, seed), 0);
-	while (ops->next(st, &idx)) {
+	while (ops->next(st, pick)) {
 		if (n == max)
 			fail_msg("%s proposed more than %zu", name, max);
-		out[n++] = idx;
+		out[n++] = pick_index(s, pick);
 	}
 	/* Done stays done. */
-	assert_int_equal(ops->next(st, &idx), 0);
+	assert_int_equal(ops->next(st, pick), 0);
 	ops->free(st);
+	free(pick);
 	return n;
 }
 
@@ -232,10 +247,10 @@ static void test_search__huge_space(void **state)
 	ops = search_find("exhaustive");
 	assert_int_equal(ops->init(&st, &s, 0, 1), 0);
 	for (uint64_t i = 0; i < 5; i++) {
-		uint64_t idx;
+		size_t pick[10];
 
-		assert_int_equal(ops->next(st, &idx), 1);
-		assert_int_equal(idx, i);
+		assert_int_equal(ops->next(st, pick), 1);
+		assert_int_equal(pick_index(&s, pick), i);
 	}
 	ops->free(st);
 
@@ -290,6 +305,141 @@ static void test_search__uniform(void **state)
 	space_release(&s);
 }
 
+/* The first of a strategy's proposals (at most 6) are these numbers. */
+static void expect_first(const char *name, const struct space *s, uint64_t budget,
+			 uint64_t seed, size_t count, const uint64_t *want, size_t nwant)
+{
+	uint64_t got[1000];
+
+	assert_int_equal(drain(got, ARRAY_SIZE(got), name, s, budget, seed), count);
+	for (size_t i = 0; i < nwant; i++)
+		if (got[i] != want[i])
+			fail_msg("%s budget %llu seed %llu: proposal %zu is %llu, was %llu", name,
+				 (unsigned long long)budget, (unsigned long long)seed, i,
+				 (unsigned long long)got[i], (unsigned long long)want[i]);
+}
+
+static void test_search__orders_kept(void **state)
+{
+	/*
+	 * Below 2^64 configurations a seed picks what it picked before
+	 * configurations were proposed as picks (the numbers the previous
+	 * search.c proposed): each of the shuffle, Floyd's sample and the
+	 * in-order walk, and a space of 2^63.
+	 */
+	static const uint64_t shuffle[] = { 557, 767, 392, 987, 963, 597 };
+	static const uint64_t floyd[] = { 440, 92, 379, 826, 277 };
+	static const uint64_t big[] = { 7003446288ULL, 1129461925ULL, 8513137372ULL,
+					888448241ULL, 472837839ULL, 7525338481ULL };
+	static const uint64_t wide[] = { 3393508150821712389ULL, 1884871951439679575ULL,
+					 4572066645144070206ULL, 4353188321398943952ULL,
+					 4160059705436001677ULL };
+	struct space s = SPACE_INIT;
+
+	make_space(&s, 3, 10);
+	expect_first("random", &s, 0, 1, 1000, shuffle, ARRAY_SIZE(shuffle));
+	expect_first("random", &s, 5, 3, 5, floyd, ARRAY_SIZE(floyd));
+	space_release(&s);
+	make_space(&s, 10, 10);
+	expect_first("exhaustive", &s, 20, 1, 20, big, ARRAY_SIZE(big));
+	space_release(&s);
+	make_space(&s, 63, 2);
+	expect_first("random", &s, 5, 2, 5, wide, ARRAY_SIZE(wide));
+	space_release(&s);
+}
+
+/* Draws budget picks of name over s (beyond 2^64) into picks[budget][ndims];
+ * checks they differ and, with all, that every value of every dimension
+ * came up. */
+static void drain_picks(size_t *picks, const char *name, const struct space *s,
+			uint64_t budget, uint64_t seed, int all)
+{
+	const struct search_ops *ops = search_find(name);
+	size_t nd = s->ndims, n = 0;
+	void *st = NULL;
+
+	assert_int_equal(ops->init(&st, s, budget, seed), 0);
+	while (ops->next(st, picks + n * nd)) {
+		assert_true(n < budget);
+		n++;
+	}
+	assert_int_equal(n, budget);
+	ops->free(st);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!memcmp(picks + i * nd, picks + j * nd, nd * sizeof(*picks)))
+				fail_msg("%s proposed one configuration twice (%zu and %zu)", name,
+					 j, i);
+	for (size_t d = 0; d < nd && all; d++) {
+		for (size_t v = 0; v < s->dims[d].nvalues; v++) {
+			size_t i;
+
+			for (i = 0; i < n && picks[i * nd + d] != v; i++)
+				;
+			if (i == n)
+				fail_msg("%s: dimension %zu never took value %zu in %zu", name, d,
+					 v, n);
+		}
+	}
+}
+
+static void test_search__beyond_2_64(void **state)
+{
+	/* 2^70 configurations: a 64-bit number would leave the first six
+	 * dimensions at their first value. */
+	struct space s = SPACE_INIT;
+	const size_t nd = 70, budget = 50;
+	size_t *a = xcalloc(budget * nd, sizeof(*a)), *b = xcalloc(budget * nd, sizeof(*b));
+	void *st = (void *)&s;
+
+	make_space(&s, nd, 2);
+	assert_int_equal(space_beyond_u64(&s), 1);
+	drain_picks(a, "random", &s, budget, 1, 1);
+	/* Same seed, same picks; another, others. */
+	drain_picks(b, "random", &s, budget, 1, 1);
+	assert_memory_equal(a, b, budget * nd * sizeof(*a));
+	drain_picks(b, "random", &s, budget, 2, 1);
+	assert_memory_not_equal(a, b, budget * nd * sizeof(*a));
+	/* Exhaustive with a budget: a sample too. */
+	drain_picks(b, "exhaustive", &s, budget, 1, 1);
+
+	/* The whole space cannot be proposed: a budget is needed. */
+	assert_int_equal(search_find("exhaustive")->init(&st, &s, 0, 1), -1);
+	assert_null(st);
+	assert_non_null(strstr(tn_errmsg(), "1180591620717411303424"));
+	assert_non_null(strstr(tn_errmsg(), "budget"));
+	assert_int_equal(search_find("random")->init(&st, &s, SEARCH_MAX_RANDOM + 1, 1), -1);
+	assert_non_null(strstr(tn_errmsg(), "budget of at most"));
+	space_release(&s);
+
+	/* Wider dimensions; budget 1. */
+	make_space(&s, 30, 5); /* 5^30, about 9.3e20 */
+	assert_int_equal(space_beyond_u64(&s), 1);
+	drain_picks(b, "random", &s, 50, 7, 1);
+	drain_picks(b, "random", &s, 1, 7, 0);
+	space_release(&s);
+	free(a);
+	free(b);
+}
+
+/* Picks whose packed form straddles words (3 bits a dimension, a
+ * dimension of one value in none), many of them. */
+static void test_search__draws_packed(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *one[] = { "-fx" };
+	const char *many[] = { "a", "b", "c", "d", "e", "f", "g", "h" };
+	size_t *picks = xcalloc(1000 * 24, sizeof(*picks));
+
+	/* 8^22 x 1 x 2 = 2^67 */
+	make_space(&s, 22, 8);
+	assert_int_equal(space_add_dimension(&s, "one", one, 1), 0);
+	assert_int_equal(space_add_dimension(&s, "two", many, 2), 0);
+	drain_picks(picks, "random", &s, 1000, 5, 1);
+	space_release(&s);
+	free(picks);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +451,9 @@ int main(void)
 		cmocka_unit_test(test_search__huge_space),
 		cmocka_unit_test(test_search__beyond_shuffle),
 		cmocka_unit_test(test_search__uniform),
+		cmocka_unit_test(test_search__orders_kept),
+		cmocka_unit_test(test_search__beyond_2_64),
+		cmocka_unit_test(test_search__draws_packed),
 	};
 
 	return cmocka_run_group_tests_name("search", tests, NULL, NULL);

@@ -170,6 +170,124 @@ static void test_space__size_saturates(void **state)
 		add(&s, name, v, 16);
 	}
 	assert_true(space_size(&s) == UINT64_MAX);
+	/* Saturated, not wrong: the exact count is there too. */
+	assert_int_equal(space_beyond_u64(&s), 1);
+	{
+		char *n = space_size_str(&s, 0);
+
+		assert_string_equal(n, "295147905179352825856"); /* 2^68 */
+		free(n);
+	}
+	space_release(&s);
+}
+
+/* ndims binary dimensions d<i>: ["", "-fd<i>"]. */
+static void binary_space(struct space *s, size_t ndims)
+{
+	for (size_t d = 0; d < ndims; d++) {
+		char name[32], flag[32];
+		const char *v[] = { "", flag };
+
+		snprintf(name, sizeof(name), "d%zu", d);
+		snprintf(flag, sizeof(flag), "-fd%zu", d);
+		add(s, name, v, 2);
+	}
+}
+
+static void expect_size(const struct space *s, uint64_t sub, const char *want)
+{
+	char *n = space_size_str(s, sub);
+
+	assert_string_equal(n, want);
+	free(n);
+}
+
+static void test_space__size_exact(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *opt[] = { "-O2", "-Os", "-O3" };
+
+	/* No dimensions: one configuration (no flags). */
+	expect_size(&s, 0, "1");
+	assert_int_equal(space_beyond_u64(&s), 0);
+	add(&s, "opt", opt, 3);
+	binary_space(&s, 2);
+	expect_size(&s, 0, "12");
+	expect_size(&s, 5, "7");
+	expect_size(&s, 12, "0");
+	space_release(&s);
+
+	/* 2^63 fits; 2^64 is one past UINT64_MAX. */
+	binary_space(&s, 63);
+	assert_int_equal(space_beyond_u64(&s), 0);
+	assert_true(space_size(&s) == 1ULL << 63);
+	expect_size(&s, 0, "9223372036854775808");
+	space_release(&s);
+	binary_space(&s, 64);
+	assert_int_equal(space_beyond_u64(&s), 1);
+	expect_size(&s, 0, "18446744073709551616");
+	expect_size(&s, UINT64_MAX, "1");
+	expect_size(&s, 1000000000, "18446744072709551616");
+	space_release(&s);
+
+	/* 70 dimensions: 2^70, not a capped 18446744073709551615. */
+	binary_space(&s, 70);
+	assert_int_equal(space_beyond_u64(&s), 1);
+	expect_size(&s, 0, "1180591620717411303424");
+	expect_size(&s, 5, "1180591620717411303419");
+	space_release(&s);
+}
+
+static void test_space__picks(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *opt[] = { "-O2", "-Os", "-O3" };
+	const char *pgo[] = { "off", "on" };
+	struct config a = CONFIG_INIT, b = CONFIG_INIT;
+	size_t pick[72];
+
+	add(&s, "opt", opt, 3);
+	add(&s, "pgo", pgo, 2);
+	binary_space(&s, 2);
+	/* A number and its pick are one configuration. */
+	for (uint64_t i = 0; i < 24; i++) {
+		space_index_pick(pick, &s, i);
+		assert_int_equal(space_config(&a, &s, i), 0);
+		assert_int_equal(space_config_pick(&b, &s, pick), 0);
+		assert_int_equal(a.index, i);
+		assert_int_equal(b.index, i);
+		assert_string_equal(a.flags, b.flags);
+		assert_string_equal(a.id, b.id);
+		assert_int_equal(a.pgo, b.pgo);
+		config_release(&a);
+		config_release(&b);
+	}
+	pick[0] = 3;
+	assert_int_equal(space_config_pick(&a, &s, pick), -1);
+	assert_non_null(strstr(tn_errmsg(), "'opt'"));
+	space_release(&s);
+
+	/* Beyond 2^64 every configuration has a pick; a number only those
+	 * below 2^64, whose first dimensions take their first values. */
+	binary_space(&s, 70);
+	memset(pick, 0, sizeof(pick));
+	pick[0] = 1;
+	pick[69] = 1;
+	assert_int_equal(space_config_pick(&a, &s, pick), 0);
+	assert_string_equal(a.flags, "-fd0 -fd69");
+	assert_true(a.index == SPACE_NO_INDEX);
+	config_release(&a);
+	pick[0] = 0;
+	assert_int_equal(space_config_pick(&a, &s, pick), 0);
+	assert_int_equal(a.index, 1);
+	assert_int_equal(space_config(&b, &s, 1), 0);
+	assert_string_equal(a.id, b.id);
+	config_release(&a);
+	config_release(&b);
+	assert_int_equal(space_config(&a, &s, UINT64_MAX), 0);
+	assert_null(strstr(a.flags, "-fd5 "));
+	assert_non_null(strstr(a.flags, "-fd6 "));
+	config_release(&a);
 	space_release(&s);
 }
 
@@ -184,6 +302,8 @@ int main(void)
 		cmocka_unit_test(test_space__flags_byte_for_byte),
 		cmocka_unit_test(test_space__bad_dimensions),
 		cmocka_unit_test(test_space__size_saturates),
+		cmocka_unit_test(test_space__size_exact),
+		cmocka_unit_test(test_space__picks),
 	};
 	return cmocka_run_group_tests_name("space", tests, NULL, NULL);
 }

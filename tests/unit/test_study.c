@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tuner/study.h"
@@ -292,11 +293,30 @@ static void test_study__aliases_expand(void **state)
 	free(path);
 }
 
+/* A FIFO (which no writer opens) and a device are refused at once, not
+ * read until memory runs out or forever. */
+static void test_study__not_a_file(void **state)
+{
+	struct study s;
+	char *fifo = xasprintf("%s/fifo.yaml", tmpdir);
+
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(study_load(&s, fifo), -1);
+	assert_non_null(strstr(tn_errmsg(), "is not a regular file (a FIFO)"));
+	assert_int_equal(study_load(&s, "/dev/zero"), -1);
+	assert_non_null(strstr(tn_errmsg(), "is not a regular file (a character device)"));
+	assert_int_equal(study_load(&s, tmpdir), -1);
+	assert_non_null(strstr(tn_errmsg(), "is a directory"));
+	unlink(fifo);
+	free(fifo);
+}
+
 static void test_study__missing_file(void **state)
 {
 	struct study s;
 	char *path = xasprintf("%s/nope.yaml", tmpdir);
-	char *want = xasprintf("%s: cannot open study file: No such file or directory", path);
+	char *want = xasprintf("%s: cannot read study file: cannot open '%s': No such file or "
+			       "directory", path, path);
 
 	assert_int_equal(study_load(&s, path), -1);
 	assert_string_equal(tn_errmsg(), want);
@@ -512,6 +532,133 @@ static void test_study__search_and_layout(void **state)
 		     "'layout.samples' must be a positive integer, not an empty value");
 }
 
+static void test_study__bounds(void **state)
+{
+	struct study s;
+	char *path;
+
+	/* Absurd counts are refused where they are written, naming the range. */
+	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: 4294967295}\n", "7:19",
+		     "'layout.samples' must be from 1 to 10000, not '4294967295'");
+	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: 99999999999999999999}\n", "7:19",
+		     "'layout.samples' must be a positive integer");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: 10001}\n" L6, "5:38",
+		     "'measure.repeats' must be from 1 to 10000, not '10001'");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, repeats: {min: 2, max: 4294967296}}\n"
+		     L6, "5:52", "'measure.repeats.max' must be from 1 to 10000");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {budget: 10001}\n", "7:18",
+		     "'search.budget' must be from 1 to 10000 (0 or none: the whole space), not '10001'");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {budget: 18446744073709551615}\n", "7:18",
+		     "'search.budget' must be from 1 to 10000");
+	expect_error(L1 L2 L3 "build: {command: make, artifact: a.out, timeout: 1e12}\n" L5 L6,
+		     "4:50", "'build.timeout' must be from 0 to 604800 seconds (a week; 0: no limit), not '1e12'");
+	expect_error(L1 L2 L3 L4 "measure: {command: ./bench, timeout: 604800.5}\n" L6, "5:38",
+		     "'measure.timeout' must be from 0 to 604800 seconds");
+	expect_error(L1 L2 L3 L4 "deploy: {command: x, timeout: 1e300}\n" L5 L6, "5:31",
+		     "'deploy.timeout' must be from 0 to 604800");
+
+	/* The bounds themselves are fine. */
+	path = write_yaml("b.yaml", L1 L2 L3 L4
+			  "measure: {command: ./bench, timeout: 604800, repeats: {min: 1, max: 10000}}\n"
+			  L6 "search: {budget: 10000}\nlayout: {samples: 10000}\n");
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.repeats_max, 10000);
+	assert_int_equal(s.layout_samples, 10000);
+	assert_int_equal(s.budget, 10000);
+	assert_true(s.measure.timeout == 604800);
+	study_release(&s);
+	free(path);
+}
+
+/* Loads yaml, which must load, and checks its plan: 0, or -1 with the
+ * message "FILE:WHERE: ...fragment..." (where NULL: it must pass). */
+static void expect_plan(const char *yaml, uint64_t budget, size_t nrevs, const char *where,
+			const char *fragment)
+{
+	struct study s;
+	char *path = write_yaml("p.yaml", yaml);
+
+	assert_int_equal(study_load(&s, path), 0);
+	if (!where) {
+		if (study_check_plan(&s, budget, nrevs) < 0)
+			fail_msg("plan refused: %s", tn_errmsg());
+	} else {
+		char *prefix = xasprintf("%s:%s: ", path, where);
+		const char *msg;
+
+		assert_int_equal(study_check_plan(&s, budget, nrevs), -1);
+		msg = tn_errmsg();
+		if (strncmp(msg, prefix, strlen(prefix)) || !strstr(msg, fragment))
+			fail_msg("got \"%s\", want prefix \"%s\" and \"%s\"", msg, prefix,
+				 fragment);
+		assert_int_equal(tn_errkind(), TN_ERR_INPUT);
+		free(prefix);
+	}
+	study_release(&s);
+	free(path);
+}
+
+/* A study whose space has ndims dimensions of nvalues values each, then
+ * tail. Caller frees. */
+static char *study_with_space(size_t ndims, size_t nvalues, const char *tail)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, L1 L2);
+	for (size_t d = 0; d < ndims; d++) {
+		strbuf_addf(&sb, "  d%zu: [", d);
+		for (size_t v = 0; v < nvalues; v++)
+			strbuf_addf(&sb, "%s-fd%zuv%zu", v ? ", " : "", d, v);
+		strbuf_addstr(&sb, "]\n");
+	}
+	strbuf_addf(&sb, "%s%s%s%s", L4, L5, L6, tail);
+	return strbuf_detach(&sb);
+}
+
+/* expect_plan() of study_with_space(). Its lines: 1 study, 2 space, 3 ..
+ * 2 + ndims the dimensions, then build, measure, objectives, tail. */
+static void expect_plan_of(size_t ndims, size_t nvalues, const char *tail, uint64_t budget,
+			   size_t nrevs, const char *where, const char *fragment)
+{
+	char *yaml = study_with_space(ndims, nvalues, tail);
+
+	expect_plan(yaml, budget, nrevs, where, fragment);
+	free(yaml);
+}
+
+static void test_study__plan(void **state)
+{
+	/* Small spaces as ever; the whole of a large one is refused at the
+	 * search section, or at the space without one. */
+	expect_plan(L1 L2 L3 L4 L5 L6, 0, 1, NULL, NULL);
+	expect_plan(L1 L2 L3 L4 L5 L6 "layout: {samples: 10000}\n", 0, 5, NULL, NULL);
+	expect_plan_of(2, 100, "", 0, 1, NULL, NULL);
+	expect_plan_of(5, 10, "", 0, 1, "2:1",
+		       "exhaustive search of all 100000 configurations: more than a run evaluates "
+		       "(10000); set a budget, e.g. search: {strategy: random, budget: 100}");
+	expect_plan_of(5, 10, "", 10000, 1, NULL, NULL);
+	expect_plan_of(5, 10, "search: {strategy: random}\n", 0, 1, "11:1",
+		       "random search of all 100000 configurations");
+	/* 2^70: counted exactly, refused whole, fine with a budget (the
+	 * study's, or --budget's). */
+	expect_plan_of(70, 2, "", 0, 1, "2:1",
+		       "exhaustive search of all 1180591620717411303424 configurations");
+	expect_plan_of(70, 2, "search: {strategy: random, budget: 50}\n", 50, 1, NULL, NULL);
+	expect_plan_of(70, 2, "", 50, 1, NULL, NULL);
+	expect_plan_of(70, 2, "", 20000, 1, "2:1",
+		       "a search budget of 20000: more configurations than a run evaluates (10000)");
+	/* Builds: configurations x layout seeds x revisions. */
+	expect_plan_of(5, 10, "search: {budget: 100}\nlayout: {samples: 1000}\n", 100, 1,
+		       NULL, NULL);
+	expect_plan_of(5, 10, "search: {budget: 100}\nlayout: {samples: 1001}\n", 100, 1,
+		       "12:19", "100 configurations x 1001 layout seeds: more builds than a run "
+		       "plans (100000); lower the budget or layout.samples");
+	expect_plan_of(5, 10, "search: {budget: 100}\nlayout: {samples: 500}\n", 100, 3,
+		       "12:19", "100 configurations x 500 layout seeds x 3 revisions");
+	expect_plan(L1 L2 L3 L4 L5 L6 "layout: {samples: 10000}\n", 0, 11, "7:19",
+		    "2 configurations x 10000 layout seeds x 11 revisions");
+}
+
 static void test_study__testbeds(void **state)
 {
 	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: []\n", "7:11", "'testbeds' is empty");
@@ -592,11 +739,13 @@ static void test_study__model(void **state)
 static void test_study__model_errors(void **state)
 {
 	expect_error(L1 L2 L3 L4 CGM "{l1_miss: 0}}\n" L6, "5:72",
-		     "'measure.model.l1_miss' must be a positive number, not '0'");
+		     "'measure.model.l1_miss' must be a positive number, at most 1e9, not '0'");
 	expect_error(L1 L2 L3 L4 CGM "{ll_miss: -5}}\n" L6, "5:72",
-		     "'measure.model.ll_miss' must be a positive number, not '-5'");
+		     "'measure.model.ll_miss' must be a positive number, at most 1e9, not '-5'");
 	expect_error(L1 L2 L3 L4 CGM "{clock_mhz: fast}}\n" L6, "5:74",
-		     "'measure.model.clock_mhz' must be a positive number, not 'fast'");
+		     "'measure.model.clock_mhz' must be a positive number, at most 1e9, not 'fast'");
+	expect_error(L1 L2 L3 L4 CGM "{ll_miss: 1e300}}\n" L6, "5:72",
+		     "'measure.model.ll_miss' must be a positive number, at most 1e9, not '1e300'");
 	expect_error(L1 L2 L3 L4 CGM "{files: ''}}\n" L6, "5:70",
 		     "'measure.model.files' is empty");
 	expect_error(L1 L2 L3 L4 CGM "{files: [a]}}\n" L6, "5:70",
@@ -760,6 +909,7 @@ int main(void)
 		T(null_values_are_empty_flags),
 		T(aliases_expand),
 		T(missing_file),
+		T(not_a_file),
 		T(syntax_error),
 		T(not_a_mapping),
 		T(unknown_key),
@@ -779,6 +929,8 @@ int main(void)
 		T(objectives),
 		T(size_objective_needs_size),
 		T(search_and_layout),
+		T(bounds),
+		T(plan),
 		T(testbeds),
 		T(source),
 		T(yaml_oddities),

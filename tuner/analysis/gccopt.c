@@ -436,27 +436,73 @@ char *gccopt_predicted(const char *flags, char **ignored)
 	return c;
 }
 
+/* One flag string of a leads search: its group, form and place. */
+struct keyed {
+	unsigned long group;
+	const char *form;
+	size_t index;
+};
+
+static int by_group_form_index(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	c = strcmp(a->form, b->form);
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/*
+ * The n strings sorted into buckets of equal group and form, each bucket
+ * in index order, so that "the first earlier one with an equal form" is
+ * looked for within a bucket, not among all n (a space at the run limits
+ * has 10^5 of them). Caller frees with free().
+ */
+static struct keyed *buckets(char *const *form, const unsigned long *group, size_t n)
+{
+	struct keyed *k = xcalloc(n + 1, sizeof(*k));
+
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct keyed){ group[i], form[i], i };
+	qsort(k, n, sizeof(*k), by_group_form_index);
+	return k;
+}
+
+static int same_bucket(const struct keyed *a, const struct keyed *b)
+{
+	return a->group == b->group && !strcmp(a->form, b->form);
+}
+
 void gccopt_predicted_leads(size_t *lead, char **ignored, const char *const *flags,
 			    const unsigned long *group, size_t n)
 {
 	char **form = xcalloc(n + 1, sizeof(*form));
+	struct keyed *k;
 
 	for (size_t i = 0; i < n; i++) {
-		char *ign;
-
-		form[i] = gccopt_predicted(flags[i], &ign);
+		form[i] = gccopt_predicted(flags[i], &ignored[i]);
 		lead[i] = i;
-		for (size_t j = 0; j < i && *ign && lead[i] == i; j++)
-			if (lead[j] == j && group[j] == group[i] && !strcmp(form[j], form[i]))
-				lead[i] = j;
-		if (lead[i] == i) {
-			free(ign);
-			ign = NULL;
-		}
-		ignored[i] = ign;
 	}
-	for (size_t i = 0; i < n; i++)
+	/* A bucket's first one leads itself, and is the lead of every later
+	 * one that ignores something. */
+	k = buckets(form, group, n);
+	for (size_t b = 0, e; b < n; b = e) {
+		for (e = b + 1; e < n && same_bucket(&k[b], &k[e]); e++)
+			if (*ignored[k[e].index])
+				lead[k[e].index] = k[b].index;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (lead[i] == i) {
+			free(ignored[i]);
+			ignored[i] = NULL;
+		}
 		free(form[i]);
+	}
+	free(k);
 	free(form);
 }
 
@@ -540,33 +586,49 @@ void gccopt_profile_leads(size_t *lead, char **kinds, const char *const *flags,
 			  const unsigned long *group, size_t n)
 {
 	char **form = xcalloc(n + 1, sizeof(*form));
+	size_t *leads = xcalloc(n + 1, sizeof(*leads));
+	struct keyed *k;
 
 	for (size_t i = 0; i < n; i++) {
 		form[i] = gccopt_profile_form(flags[i]);
 		lead[i] = i;
 		kinds[i] = NULL;
-		for (size_t j = 0; j < i && lead[i] == i; j++) {
-			struct gccopt a, b;
-			char *k;
+	}
+	/* Within a bucket, in index order: each one's lead is the first
+	 * earlier lead it differs from in some kind (leads[0..nl)). */
+	k = buckets(form, group, n);
+	for (size_t b = 0, e; b < n; b = e) {
+		size_t nl = 0;
 
-			if (lead[j] != j || group[j] != group[i] || strcmp(form[j], form[i]))
-				continue;
-			gccopt_parse(&a, flags[j], 1);
-			gccopt_parse(&b, flags[i], 1);
-			k = late_kinds_differing(&a, &b);
-			gccopt_release(&a);
-			gccopt_release(&b);
-			if (*k) {
-				lead[i] = j;
-				kinds[i] = k;
-			} else {
-				free(k);
+		for (e = b; e < n && same_bucket(&k[b], &k[e]); e++) {
+			size_t i = k[e].index;
+			struct gccopt bi;
+
+			gccopt_parse(&bi, flags[i], 1);
+			for (size_t l = 0; l < nl && lead[i] == i; l++) {
+				struct gccopt a;
+				char *kd;
+
+				gccopt_parse(&a, flags[leads[l]], 1);
+				kd = late_kinds_differing(&a, &bi);
+				gccopt_release(&a);
+				if (*kd) {
+					lead[i] = leads[l];
+					kinds[i] = kd;
+				} else {
+					free(kd);
+				}
 			}
+			gccopt_release(&bi);
+			if (lead[i] == i)
+				leads[nl++] = i;
 		}
 	}
 	for (size_t i = 0; i < n; i++)
 		free(form[i]);
 	free(form);
+	free(leads);
+	free(k);
 }
 
 int gccopt_equal(const char *a, const char *b)

@@ -38,8 +38,9 @@ static int cmp_seen(const void *a, const void *b)
 	return c ? c : strcmp(x->flags, y->flags);
 }
 
-/* Up to this many configurations are listed to find GCC-equivalent ones. */
-#define EQUIV_MAX 100000
+/* Up to this many configurations are listed to find GCC-equivalent ones:
+ * as many as a run evaluates (pairing them is quadratic: 65536 take 12 s). */
+#define EQUIV_MAX STUDY_MAX_CONFIGS
 
 /*
  * Warns of dimension values that another dimension's value overrides
@@ -167,8 +168,10 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip, int
 	}
 	space_overrides_free(o, n);
 	if (size > EQUIV_MAX) {
-		printf("note: %llu configurations: too many to list those GCC builds alike\n",
-		       (unsigned long long)size);
+		char *all = space_size_str(sp, 0);
+
+		printf("note: %s configurations: too many to list those GCC builds alike\n", all);
+		free(all);
 		return;
 	}
 	seen = xcalloc((size_t)size + 1, sizeof(*seen));
@@ -222,6 +225,20 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip, int
 	free(seen);
 }
 
+/* " (about 1.2e21)": the exact decimal count dec (more than 2 digits),
+ * rounded to two significant digits. */
+static void print_about(const char *dec)
+{
+	size_t exp = strlen(dec) - 1;
+	int two = ((dec[0] - '0') * 100 + (dec[1] - '0') * 10 + (dec[2] - '0') + 5) / 10;
+
+	if (two == 100) {
+		two = 10;
+		exp++;
+	}
+	printf(" (about %d.%de%zu)", two / 10, two % 10, exp);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -230,7 +247,7 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct study s;
-	char commit[41];
+	char commit[41], *all;
 	uint64_t show = 5, size;
 	int c;
 
@@ -270,12 +287,23 @@ int cmd_check(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* Refused as run refuses it, before it lists anything. */
+	if (study_check_plan(&s, s.budget, 1) < 0) {
+		cmd_print_error(tn_errmsg());
+		study_release(&s);
+		return EXIT_USAGE;
+	}
+
 	size = space_size(&s.space);
+	all = space_size_str(&s.space, 0);
 	printf("%s: study '%s' is valid\n", s.path, s.name);
 	printf("source: %s at %s (%s)%s%s\n", s.source_repo, s.source_rev, commit,
 	       *s.source_path ? ", path " : "", s.source_path);
-	printf("space: %zu dimension%s, %llu configuration%s", s.space.ndims,
-	       numfmt_s(s.space.ndims), (unsigned long long)size, numfmt_s(size));
+	printf("space: %zu dimension%s, %s configuration%s", s.space.ndims,
+	       numfmt_s(s.space.ndims), all, numfmt_s(size));
+	if (strlen(all) > 12)
+		print_about(all);
+	free(all);
 	if (s.layout_samples > 1)
 		printf(" x %u layout seeds", s.layout_samples);
 	if (s.budget && s.budget < size)
@@ -289,8 +317,11 @@ int cmd_check(int argc, char **argv)
 		       *cfg.flags ? cfg.flags : "(no flags)");
 		config_release(&cfg);
 	}
-	if (size > show)
-		printf("  ... %llu more\n", (unsigned long long)(size - show));
+	if (size > show) {
+		all = space_size_str(&s.space, show);
+		printf("  ... %s more\n", all);
+		free(all);
+	}
 	check_overrides(&s.space, size, s.skip_equivalent, s.share_profiles);
 	study_release(&s);
 	return EXIT_OK;

@@ -6,6 +6,7 @@
 #include "tuner/build.h"
 #include "tuner/gccopt.h"
 #include "tuner/search.h"
+#include "tuner/study.h"
 #include "tuner/util.h"
 #include "run_priv.h"
 
@@ -38,8 +39,68 @@ static void add_units(struct unit **units, size_t *nunits, size_t *alloc,
 	}
 }
 
+/* The configuration ids planned so far: an open-addressing set of the ids'
+ * 64-bit values, hashes already, so they index it as they are (a scan of
+ * every earlier id made planning quadratic). */
+struct id_set {
+	uint64_t *slot; /* 0: empty (an id of 0 is kept aside) */
+	size_t n, cap;
+	int has_zero;
+};
+
+static uint64_t id_value(const char id[17])
+{
+	return strtoull(id, NULL, 16);
+}
+
+/* Adds id; 1 if it was new, 0 if it was there. */
+static int id_set_add(struct id_set *set, const char id[17])
+{
+	uint64_t v = id_value(id), i;
+
+	if (!v) {
+		int was = set->has_zero;
+
+		set->has_zero = 1;
+		return !was;
+	}
+	if (2 * (set->n + 1) > set->cap) {
+		struct id_set big = { NULL, 0, set->cap ? 2 * set->cap : 1024, 0 };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (size_t k = 0; k < set->cap; k++) {
+			if (!set->slot[k])
+				continue;
+			for (i = set->slot[k] & (big.cap - 1); big.slot[i]; i = (i + 1) & (big.cap - 1))
+				;
+			big.slot[i] = set->slot[k];
+		}
+		free(set->slot);
+		set->slot = big.slot;
+		set->cap = big.cap;
+	}
+	for (i = v & (set->cap - 1); set->slot[i]; i = (i + 1) & (set->cap - 1))
+		if (set->slot[i] == v)
+			return 0;
+	set->slot[i] = v;
+	set->n++;
+	return 1;
+}
+
+static void free_units(struct unit *units, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(units[i].cfg.flags);
+		free(units[i].dir);
+		free(units[i].next);
+	}
+	free(units);
+}
+
 /* Plans the units: configurations from the strategy, times source
- * revisions, times layout seeds, one unit per distinct build key. */
+ * revisions, times layout seeds, one unit per distinct build key; at most
+ * what study_check_plan() allows. Stops on an interruption, with nothing
+ * planned. */
 int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		const struct run_opts *opts, const char *compiler, const char *builds_root)
 {
@@ -48,40 +109,49 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	uint64_t budget = opts->has_budget ? opts->budget : s->budget;
 	uint64_t seed = opts->has_seed ? opts->seed : s->seed;
 	struct unit *units = NULL;
-	size_t nunits = 0, alloc = 0, nseen = 0, seen_alloc = 0;
-	char (*seen)[17] = NULL;
+	size_t nunits = 0, alloc = 0;
+	struct id_set seen = { NULL, 0, 0, 0 };
+	size_t *pick;
 	void *st;
-	uint64_t idx;
+	int ret = -1;
 
 	if (!ops)
 		return tn_error("unknown search strategy '%s'", s->strategy);
+	if (study_check_plan(s, budget, ctx->nsrcs) < 0)
+		return -1;
 	if (ops->init(&st, &s->space, budget, seed) < 0)
 		return -1;
-	while (ops->next(st, &idx) == 1) {
+	pick = xcalloc(s->space.ndims ? s->space.ndims : 1, sizeof(*pick));
+	while (ops->next(st, pick) == 1) {
 		struct config c = CONFIG_INIT;
-		int dup = 0;
 
-		if (space_config(&c, &s->space, idx) < 0)
+		if (tn_cancelled()) {
+			tn_error("interrupted while planning the run");
+			goto out;
+		}
+		if (space_config_pick(&c, &s->space, pick) < 0)
 			continue;
 		/* Two flag strings with the same normalized set are one config. */
-		for (size_t i = 0; i < nseen && !dup; i++)
-			dup = !strcmp(seen[i], c.id);
-		if (dup) {
+		if (!id_set_add(&seen, c.id)) {
 			config_release(&c);
 			continue;
 		}
-		ALLOC_GROW(seen, nseen + 1, seen_alloc);
-		memcpy(seen[nseen++], c.id, sizeof(c.id));
 		for (size_t r = 0; r < ctx->nsrcs; r++)
 			add_units(&units, &nunits, &alloc, ctx, &c, &ctx->srcs[r], compiler,
 				  builds_root);
 		config_release(&c);
 	}
-	ops->free(st);
-	free(seen);
 	*out = units;
 	*n = nunits;
-	return 0;
+	units = NULL;
+	nunits = 0;
+	ret = 0;
+out:
+	free_units(units, nunits);
+	ops->free(st);
+	free(seen.slot);
+	free(pick);
+	return ret;
 }
 
 /* The kinds of the switches in `ignored` (gccopt_kind()), in order. */

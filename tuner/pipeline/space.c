@@ -38,16 +38,83 @@ int space_add_dimension(struct space *s, const char *name,
 	return 0;
 }
 
+/* The number of configurations into *n; 1 if it passes UINT64_MAX (*n is
+ * then UINT64_MAX). */
+static int count(uint64_t *n, const struct space *s)
+{
+	*n = 1;
+	for (size_t i = 0; i < s->ndims; i++) {
+		if (*n > UINT64_MAX / s->dims[i].nvalues) {
+			*n = UINT64_MAX;
+			return 1;
+		}
+		*n *= s->dims[i].nvalues;
+	}
+	return 0;
+}
+
 uint64_t space_size(const struct space *s)
 {
-	uint64_t n = 1;
+	uint64_t n;
 
-	for (size_t i = 0; i < s->ndims; i++) {
-		if (n > UINT64_MAX / s->dims[i].nvalues)
-			return UINT64_MAX;
-		n *= s->dims[i].nvalues;
-	}
+	count(&n, s);
 	return n;
+}
+
+int space_beyond_u64(const struct space *s)
+{
+	uint64_t n;
+
+	return count(&n, s);
+}
+
+/* Limbs of the decimal big number: base 10^9, least significant first. */
+#define LIMB 1000000000U
+
+char *space_size_str(const struct space *s, uint64_t sub)
+{
+	/* A dimension has fewer than 2^32 values (10 digits): each adds at
+	 * most two limbs. */
+	size_t cap = 2 * s->ndims + 3, n = 1;
+	uint32_t *limb = xcalloc(cap, sizeof(*limb));
+	uint32_t sublimb[3] = { (uint32_t)(sub % LIMB), (uint32_t)(sub / LIMB % LIMB),
+				(uint32_t)(sub / LIMB / LIMB) };
+	struct strbuf sb = STRBUF_INIT;
+	int64_t borrow = 0;
+
+	limb[0] = 1;
+	for (size_t d = 0; d < s->ndims; d++) {
+		uint64_t carry = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = (uint64_t)limb[i] * s->dims[d].nvalues + carry;
+
+			limb[i] = (uint32_t)(v % LIMB);
+			carry = v / LIMB;
+		}
+		while (carry) {
+			limb[n++] = (uint32_t)(carry % LIMB);
+			carry /= LIMB;
+		}
+	}
+	for (size_t i = 0; i < n || (i < 3 && sublimb[i]); i++) {
+		int64_t v = (int64_t)(i < n ? limb[i] : 0) - (i < 3 ? sublimb[i] : 0) - borrow;
+
+		borrow = v < 0;
+		limb[i] = (uint32_t)(v < 0 ? v + LIMB : v);
+	}
+	while (n > 1 && !limb[n - 1])
+		n--;
+	/* sub past the number: a caller's bug; say 0 rather than wrap. */
+	if (borrow) {
+		n = 1;
+		limb[0] = 0;
+	}
+	strbuf_addf(&sb, "%u", limb[n - 1]);
+	for (size_t i = n - 1; i-- > 0;)
+		strbuf_addf(&sb, "%09u", limb[i]);
+	free(limb);
+	return strbuf_detach(&sb);
 }
 
 void config_id(char out[17], const char *flags, enum pgo_mode pgo)
@@ -62,23 +129,46 @@ void config_id(char out[17], const char *flags, enum pgo_mode pgo)
 	free(norm);
 }
 
+void space_index_pick(size_t *pick, const struct space *s, uint64_t index)
+{
+	/* Mixed radix, last dimension fastest. */
+	for (size_t i = s->ndims; i-- > 0;) {
+		pick[i] = (size_t)(index % s->dims[i].nvalues);
+		index /= s->dims[i].nvalues;
+	}
+}
+
 int space_config(struct config *out, const struct space *s, uint64_t index)
 {
-	struct strbuf sb = STRBUF_INIT;
 	size_t *pick;
-	uint64_t rest = index;
+	int ret;
 
-	if (index >= space_size(s))
+	if (!space_beyond_u64(s) && index >= space_size(s))
 		return tn_error("configuration %llu is outside the space",
 				(unsigned long long)index);
-
-	/* Mixed radix, last dimension fastest. */
 	pick = xcalloc(s->ndims ? s->ndims : 1, sizeof(*pick));
-	for (size_t i = s->ndims; i-- > 0;) {
-		pick[i] = (size_t)(rest % s->dims[i].nvalues);
-		rest /= s->dims[i].nvalues;
-	}
+	space_index_pick(pick, s, index);
+	ret = space_config_pick(out, s, pick);
+	free(pick);
+	return ret;
+}
 
+int space_config_pick(struct config *out, const struct space *s, const size_t *pick)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t index = 0;
+
+	for (size_t i = 0; i < s->ndims; i++) {
+		uint64_t nv = s->dims[i].nvalues;
+
+		if (pick[i] >= nv)
+			return tn_error("dimension '%s' has no value %zu", s->dims[i].name, pick[i]);
+		/* index = index * nv + pick[i], unless it passes 64 bits. */
+		if (index == SPACE_NO_INDEX || index > (UINT64_MAX - 1 - pick[i]) / nv)
+			index = SPACE_NO_INDEX;
+		else
+			index = index * nv + pick[i];
+	}
 	out->index = index;
 	out->pgo = PGO_OFF;
 	for (size_t i = 0; i < s->ndims; i++) {
@@ -93,7 +183,6 @@ int space_config(struct config *out, const struct space *s, uint64_t index)
 			strbuf_addch(&sb, ' ');
 		strbuf_addstr(&sb, v);
 	}
-	free(pick);
 	out->flags = strbuf_detach(&sb);
 	config_id(out->id, out->flags, out->pgo);
 	return 0;

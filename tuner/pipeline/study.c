@@ -180,6 +180,9 @@ static int parse_space(struct loader *ld, const struct ynode *key, const struct 
 		return -1;
 	if (!n->nkids)
 		return study_err(ld, n, "'space' has no dimensions");
+	/* Where a plan too large to make is reported, without a search
+	 * section. */
+	ld->s->search_loc = study_loc_of(key);
 	for (size_t i = 0; i < n->nkids; i += 2) {
 		const struct ynode *k = n->kids[i];
 
@@ -317,6 +320,7 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 
 	if (study_want_map(ld, n, "search", search_keys) < 0)
 		return -1;
+	s->search_loc = study_loc_of(key);
 	v = ynode_get(n, "strategy");
 	if (v) {
 		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
@@ -328,6 +332,9 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	v = ynode_get(n, "budget");
 	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
 		return -1;
+	if (v && s->budget > STUDY_MAX_CONFIGS)
+		return study_err(ld, v, "'search.budget' must be from 1 to %llu (0 or none: the "
+				 "whole space), not '%s'", STUDY_MAX_CONFIGS, v->str);
 	v = ynode_get(n, "seed");
 	if (v && ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
 		return -1;
@@ -340,7 +347,10 @@ static int parse_layout(struct loader *ld, const struct ynode *key, const struct
 
 	if (study_want_map(ld, n, "layout", layout_keys) < 0)
 		return -1;
+	ld->s->samples_loc = study_loc_of(key);
 	v = ynode_get(n, "samples");
+	if (v)
+		ld->s->samples_loc = study_loc_of(v);
 	if (v && ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
 		return -1;
 	return 0;
@@ -432,35 +442,18 @@ static int load_root(struct loader *ld, const struct ynode *root)
 	return 0;
 }
 
+/* The study file's bytes: a regular file only (read_file()), so a FIFO
+ * or a device is refused at once; a bad path is the user's error. */
 static int read_study(char **out, size_t *len, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[16384];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int ret = -1;
+	char *msg;
 
-	if (fd < 0)
-		return tn_input_error_at(path, 0, 0, "cannot open study file: %s", strerror(errno));
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			tn_input_error_at(path, 0, 0, "cannot read study file: %s", strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		strbuf_add(&sb, chunk, (size_t)n);
-	}
-	*len = sb.len;
-	*out = strbuf_detach(&sb);
-	ret = 0;
-out:
-	close(fd);
-	strbuf_release(&sb);
-	return ret;
+	if (read_file(out, len, path) == 0)
+		return 0;
+	msg = xstrdup(tn_errmsg());
+	tn_input_error_at(path, 0, 0, "cannot read study file: %s", msg);
+	free(msg);
+	return -1;
 }
 
 static void study_init(struct study *s, const char *path)
@@ -483,6 +476,7 @@ static void study_init(struct study *s, const char *path)
 	s->source_rev = xstrdup("HEAD");
 	s->source_path = xstrdup("");
 	s->source_repo_loc = s->source_rev_loc = top;
+	s->search_loc = s->samples_loc = top;
 	s->size_kind = SIZE_NONE;
 	s->share_same_code = 1;
 	s->parser = xstrdup("number");
@@ -514,6 +508,44 @@ out:
 	ynode_free(root);
 	free(buf);
 	return ret;
+}
+
+int study_check_plan(const struct study *s, uint64_t budget, size_t nrevs)
+{
+	const struct study_loc *at = &s->search_loc;
+	uint64_t size = space_size(&s->space), configs, builds;
+	int beyond = space_beyond_u64(&s->space);
+	char *all, revs[48] = "";
+	int ret;
+
+	if (!budget && (beyond || size > STUDY_MAX_CONFIGS)) {
+		all = space_size_str(&s->space, 0);
+		ret = tn_input_error_at(s->path, at->line, at->col,
+					"%s search of all %s configurations: more than a run "
+					"evaluates (%llu); set a budget, e.g. search: {strategy: "
+					"random, budget: 100}", s->strategy, all, STUDY_MAX_CONFIGS);
+		free(all);
+		return ret;
+	}
+	configs = budget && (beyond || budget < size) ? budget : size;
+	if (configs > STUDY_MAX_CONFIGS)
+		return tn_input_error_at(s->path, at->line, at->col,
+					 "a search budget of %llu: more configurations than a run "
+					 "evaluates (%llu)", (unsigned long long)configs,
+					 STUDY_MAX_CONFIGS);
+	nrevs = nrevs ? nrevs : 1;
+	/* configs <= STUDY_MAX_CONFIGS: no overflow. */
+	builds = configs * s->layout_samples;
+	if (builds <= STUDY_MAX_BUILDS / nrevs)
+		return 0;
+	if (nrevs > 1)
+		snprintf(revs, sizeof(revs), " x %zu revisions", nrevs);
+	at = &s->samples_loc;
+	return tn_input_error_at(s->path, at->line, at->col,
+				 "%llu configurations x %u layout seed%s%s: more builds than a run "
+				 "plans (%llu); lower the budget or layout.samples",
+				 (unsigned long long)configs, s->layout_samples,
+				 s->layout_samples == 1 ? "" : "s", revs, STUDY_MAX_BUILDS);
 }
 
 static void cmd_spec_release(struct cmd_spec *c)

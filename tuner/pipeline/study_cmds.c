@@ -24,7 +24,7 @@ static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const train_keys[] = { "command", "timeout", "inputs", "share", NULL };
 static const char *const size_keys[] = { "of", "measure", "command", "timeout", NULL };
 static const char *const measure_keys[] = {
-	"command", "parser", "timeout", "repeats", "model", "uarch", "same_code", NULL
+	"command", "parser", "timeout", "repeats", "model", "uarch", "same_code", "inputs", NULL
 };
 static const char *const repeats_keys[] = { "min", "max", NULL };
 static const char *const model_keys[] = { "l1_miss", "ll_miss", "clock_mhz", "files", NULL };
@@ -316,14 +316,15 @@ static int parse_repeats(struct loader *ld, const struct ynode *n)
 	return 0;
 }
 
-/* A number > 0. */
+/* A number > 0 and at most 1e9 (cycles, MHz: beyond that a typo, and
+ * products of such numbers must stay finite). */
 static int positive(const struct loader *ld, double *out, const struct ynode *n,
 		    const char *what)
 {
 	double v;
 
-	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v <= 0)
-		return ynode_bad_value(ld->path, n, what, "a positive number");
+	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v <= 0 || v > 1e9)
+		return ynode_bad_value(ld->path, n, what, "a positive number, at most 1e9");
 	*out = v;
 	return 0;
 }
@@ -405,6 +406,9 @@ int study_parse_measure(struct loader *ld, const struct ynode *key, const struct
 	    parse_cmd_fields(ld, &s->measure, n, "measure") < 0)
 		return -1;
 	ld->measure = n;
+	v = ynode_get(n, "inputs");
+	if (v && parse_inputs(ld, &s->measure, v, "measure") < 0)
+		return -1;
 	v = ynode_get(n, "parser");
 	if (v && (ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
 		  study_check_parser(ld, v, s->parser) < 0))

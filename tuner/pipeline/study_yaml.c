@@ -2,12 +2,12 @@
 /* study_yaml: see study_yaml.h */
 #include "study_yaml.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "tuner/study.h"
 #include "tuner/util.h"
 
 /*
@@ -453,6 +453,9 @@ int ynode_timeout(double *out, const char *path, const struct ynode *n, const ch
 
 	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v < 0)
 		return ynode_bad_value(path, n, what, "a non-negative number of seconds");
+	if (v > STUDY_MAX_TIMEOUT)
+		return ynode_error(path, n, "'%s' must be from 0 to %d seconds (a week; 0: no "
+				   "limit), not '%s'", what, STUDY_MAX_TIMEOUT, n->str);
 	*out = v;
 	return 0;
 }
@@ -470,8 +473,9 @@ int ynode_count(unsigned *out, const char *path, const struct ynode *n, const ch
 
 	if (n->kind != YNODE_SCALAR || parse_u64(&v, n->str) < 0 || v == 0)
 		return ynode_bad_value(path, n, what, "a positive integer");
-	if (v > UINT_MAX)
-		return ynode_error(path, n, "'%s' is too large", what);
+	if (v > STUDY_MAX_COUNT)
+		return ynode_error(path, n, "'%s' must be from 1 to %d, not '%s'", what,
+				   STUDY_MAX_COUNT, n->str);
 	*out = (unsigned)v;
 	return 0;
 }

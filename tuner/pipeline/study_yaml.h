@@ -72,8 +72,10 @@ int ynode_want(const char *path, const struct ynode *n, enum ynode_kind kind,
 /*
  * Typed scalars. Numbers may be quoted: users should not have to care.
  * ynode_str frees *out and replaces it with a malloced copy (caller frees).
- * ynode_timeout wants a number >= 0, ynode_u64 an integer >= 0 and
- * ynode_count an integer >= 1 that fits an unsigned.
+ * ynode_timeout wants a number of seconds from 0 to STUDY_MAX_TIMEOUT,
+ * ynode_u64 an integer >= 0 and ynode_count an integer from 1 to
+ * STUDY_MAX_COUNT (study.h); the error of a number past its bound names
+ * the range.
  */
 int ynode_str(char **out, const char *path, const struct ynode *n, const char *what);
 int ynode_double(double *out, const char *path, const struct ynode *n, const char *what);
