@@ -10,6 +10,9 @@
 #                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
 #   make bench      every bench/*.sh: the tuner's own overhead per
 #                   evaluation, racing and compare against known truth
+#   make fuzz       each libFuzzer target (tests/fuzz) for FUZZ_TIME seconds
+#                   (default 60); make check replays their seeds and every
+#                   input that once crashed them
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
 
@@ -27,6 +30,8 @@ CFLAGS_release := -O2 -g
 CFLAGS_debug := -O0 -g3
 CFLAGS_asan := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 CFLAGS_tsan := -O1 -g -fsanitize=thread
+# libFuzzer targets (make fuzz): clang, coverage for the fuzzer, ASan+UBSan.
+CFLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
 CFLAGS_VARIANT = $(CFLAGS_$(VARIANT))
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
@@ -55,7 +60,8 @@ PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
 PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
 
-.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin
+.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin \
+	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
 plugin: $(B)/tuner-uarch.so
@@ -116,6 +122,26 @@ test-kernel: deps all
 test-kernel-pgo: deps all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner pgo
 
+# libFuzzer targets: the study loader, the output parsers, the journal
+# reader. Always built with clang in build/fuzz (VARIANT=fuzz).
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TIME ?= 60
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h build/fuzz/libtuner.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libtuner.a $(LIBS)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory VARIANT=fuzz CC=clang $(FUZZ_TARGETS:%=build/fuzz/%)
+
+# Each target for FUZZ_TIME seconds, from its seeds and the corpus kept
+# in build/fuzz/corpus; a crash leaves its input in build/fuzz/crashes.
+fuzz: deps fuzz-build
+	@scripts/fuzz.sh run $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+# Every seed and every input that once crashed a target, run once each.
+fuzz-replay: fuzz-build
+	@scripts/fuzz.sh replay 0 $(FUZZ_TARGETS)
+
 # Every bench/*.sh, the tuner's own overhead first; fails if any fails.
 bench: deps all
 	@st=0; for b in bench/overhead.sh $$(ls bench/*.sh | grep -vx bench/overhead.sh); do \
@@ -129,6 +155,6 @@ install: all
 
 # Keeps build/deps (the downloaded qemu-plugin.h).
 clean:
-	rm -rf build/release build/debug build/asan build/tsan
+	rm -rf build/release build/debug build/asan build/tsan build/fuzz
 
 -include $(wildcard $(B)/obj/*/*.d $(B)/*.d)

@@ -7,11 +7,12 @@
 # code under the uarch plugin); qemu-user comes without its recommended
 # qemu-user-binfmt, which would register handlers system-wide. ccache
 # compiles natbench's harness once per study (TUNER_CACHE).
+# clang and its runtime build the libFuzzer targets (tests/fuzz).
 set -eu
 
 PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
-ccache"
+ccache clang libclang-rt-14-dev"
 
 missing=""
 for p in $PKGS; do

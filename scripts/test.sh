@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The whole test suite (what `make test` and .ci/run run): unit tests plain
-# and under ASan+UBSan, the threaded modules under TSan, end-to-end tests on
+# and under ASan+UBSan, the threaded modules under TSan, the fuzz targets'
+# seeds and regressions, end-to-end tests on
 # the release binary and again on the ASan+UBSan binary (but for the three
 # target-heavy ones, below). Ends with one line "tests: N passed, M failed".
 set -u
@@ -38,6 +39,9 @@ step() {
 step "build + unit (release)" make -s -j"$jobs" VARIANT=release all unit
 step "unit (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" VARIANT=asan unit
 step "threaded modules (TSan)" make -s -j"$jobs" tsan
+# The libFuzzer targets (clang) on their seeds and on every input that
+# once crashed one (tests/fuzz/regress): fuzzing itself is make fuzz.
+step "fuzz targets (seeds, regressions)" make -s -j"$jobs" fuzz-replay
 step "end to end" make -s VARIANT=release e2e
 # Under ASan+UBSan, every end-to-end test but the three whose time goes
 # into building and scoring the bundled targets (their tuner code, the

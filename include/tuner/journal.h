@@ -10,7 +10,10 @@
  * being redone. A torn last line (no newline, or not JSON) is cut off (the
  * caller warns, see journal_torn()) and the next record takes its place; a
  * line in the middle that is not JSON, or another format version, is an
- * error. Record types this tuner does not know are skipped.
+ * error, and so is a record of a known type with a field of the wrong
+ * type or out of range ("PATH:LINE: bad build record: 'size' must be a
+ * number or null, not a string"): a damaged value never becomes a result.
+ * Record types this tuner does not know are skipped.
  *
  * Records:
  *   {"type":"build","key","config","seed","flags","pgo","commit","tree",
@@ -19,7 +22,7 @@
  *   not checked) is {"source":"record"|"command","lines":M,"note":S|null,
  *   "flags":[{"flag":F,"in_effect":K,"overridden":O,"overridden_by":S|null,
  *   "unrecorded":true (only when set)}]} (struct applied)
- *   {"type":"measure","build","config","testbed","run","ok",
+ *   {"type":"measure","build","config","mkey","testbed","run","ok",
  *    "values":{NAME:NUMBER|null},"seconds","error" (only when set)}
  *   {"type":"run","jobs","planned","cached","time"}, {"type":"end",
  *    "status","time"}; times are UTC, ISO 8601.
@@ -75,6 +78,9 @@ struct build_record {
 struct measure_record {
 	char build_key[17];
 	char config_id[17];
+	/* measure_key() of what made it (commands, inputs, parsers,
+	 * objective names, model); "" when unknown (older tuners) */
+	char mkey[17];
 	char *testbed;
 	unsigned run;        /* repeat index, 0-based */
 	int ok;              /* all values parsed */
@@ -91,7 +97,9 @@ struct journal;
  * Opens (creating if missing, with its directory) and replays the journal at
  * path. A new journal gets the header. An existing one whose study_hash
  * differs is still used (the build keys decide what is reusable); *changed
- * is set to 1 then (NULL ok). Caller frees with journal_close().
+ * is set to 1 then (NULL ok). An existing journal of another study (its
+ * header names another) is refused, unless study is NULL (a reader that
+ * takes any). Caller frees with journal_close().
  */
 int journal_open(struct journal **out, const char *path, const char *study,
 		 const char *study_hash, int *changed);

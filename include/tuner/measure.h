@@ -31,6 +31,16 @@ int measure_run(struct measure_record *out, const struct measure_request *req);
 /* Frees what measure_run() allocated in r (not the names themselves). */
 void measure_run_release(struct measure_record *r);
 
+/*
+ * What makes a measurement of a build what it is, as a key (16 hex
+ * digits into out): the measure, deploy and reboot commands' text,
+ * measure.inputs (their bytes), each measured objective's name and
+ * parser, and the models the parsers score with (measure.model,
+ * measure.uarch). A recorded measurement is reused only under the same
+ * key: change any of these and the builds are measured again.
+ */
+void measure_key(char out[17], const struct study *s);
+
 /* The log of measurements of a build on a testbed: DIR/measure-TESTBED.log
  * (the testbed's name made safe for a file name). Caller frees. */
 char *measure_log_path(const char *dir, const char *testbed);

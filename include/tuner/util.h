@@ -122,13 +122,36 @@ int copy_tree(const char *from, const char *to);
  * relative to path, in sorted order, its type, and a file's bytes or a
  * link's target; not modes or times. 0 or -1 with message. */
 int tree_hash(char out[17], const char *path);
-/* Whole file, NUL-terminated; *out caller frees with free(). */
+/* Whole file, NUL-terminated; *out caller frees with free(). Only a
+ * regular file (or a link to one) is read: a FIFO, a device such as
+ * /dev/zero or a directory is refused at once, and so is a file larger
+ * than READ_FILE_MAX bytes, with a message that says which. */
+#define READ_FILE_MAX ((size_t)1 << 30)
 int read_file(char **out, size_t *len, const char *path);
+/*
+ * One writer per directory: takes an exclusive lock (flock) on dir/lock,
+ * writing this process's pid into it, and keeps it until *fd is closed
+ * (or the process ends, however it ends). 0 with *fd set; -1 with a
+ * message naming the holder's pid when another process holds it, or
+ * with the error. Caller closes *fd to release.
+ */
+int dir_lock(int *fd, const char *dir);
 /* Writes all of data to fd (retrying short writes and EINTR); -1 with
  * errno set. */
 int write_all(int fd, const void *data, size_t len);
 /* Writes data to path atomically (temp file + rename). */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Whether a command that failed did so for want of space, not for its
+ * own reasons: the last 64 KiB of its log (NULL: none) say "No space
+ * left on device" or "Disk quota exceeded", or the filesystem of dir has
+ * less than 1 MiB left. 1 with a message saying which (the caller then
+ * does not record the failure as the command's result), else 0.
+ */
+int out_of_space(const char *log, const char *dir);
+/* Appends fmt, with what for its one %s, to the log file at path (a
+ * line of tuner's own among a command's output); best effort. */
+void log_append(const char *path, const char *fmt, const char *what);
 /* Directory part of path ("." if none). Caller frees with free(). */
 char *path_dirname(const char *path);
 

@@ -242,6 +242,39 @@ static void test_gitsrc__export_matches_commit(void **state)
 	free(want_dir);
 }
 
+/* A crash mid-export leaves "<tree>.tmp.<pid>.<n>": the next export
+ * removes a dead process's, and leaves a living one's (its work). */
+static void test_gitsrc__stale_tmp_removed(void **state)
+{
+	struct fixture *f = *state;
+	struct gitsrc g = GITSRC_INIT;
+	/* Beyond pid_max (at most 2^22): no such process. */
+	char *dead = xasprintf("%s/0123.tmp.999999999.0", f->exports);
+	char *dead_file = xasprintf("%s/half-written.c", dead);
+	char *alive = xasprintf("%s/4567.tmp.1.3", f->exports);
+	char *mine = xasprintf("%s/89ab.tmp.%ld.0", f->exports, (long)getpid());
+	struct stat st;
+
+	assert_int_equal(mkdir_p(dead), 0);
+	assert_int_equal(write_file_atomic(dead_file, "x", 1), 0);
+	assert_int_equal(mkdir_p(alive), 0);
+	assert_int_equal(mkdir_p(mine), 0);
+	assert_int_equal(export(&g, f, "HEAD", "sub", 0), 0);
+	assert_int_equal(stat(dead, &st), -1);
+	assert_int_equal(stat(alive, &st), 0);
+	assert_int_equal(stat(mine, &st), 0);
+	gitsrc_release(&g);
+	/* Also when the tree is already exported (no new export). */
+	assert_int_equal(mkdir_p(dead), 0);
+	assert_int_equal(export(&g, f, "HEAD", "sub", 0), 0);
+	assert_int_equal(stat(dead, &st), -1);
+	gitsrc_release(&g);
+	free(dead);
+	free(dead_file);
+	free(alive);
+	free(mine);
+}
+
 static void test_gitsrc__export_root(void **state)
 {
 	struct fixture *f = *state;
@@ -676,6 +709,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(export_matches_commit),
+		T(stale_tmp_removed),
 		T(export_root),
 		T(resolve),
 		T(errors),

@@ -373,7 +373,7 @@ static void test_journal__bad_record_in_middle(void **state)
 	append_raw(f->path, "{\"type\":\"build\",\"status\":\"ok\"}\n");
 	append_raw(f->path, "{\"type\":\"end\",\"status\":\"complete\"}\n");
 	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
-	want = xasprintf("%s:2: bad build record: 'key' missing or invalid", f->path);
+	want = xasprintf("%s:2: bad build record: 'key' is missing", f->path);
 	assert_string_equal(tn_errmsg(), want);
 	free(want);
 }
@@ -423,11 +423,11 @@ static void test_journal__applied(void **state)
 	journal_close(j);
 	applied_release(&with.applied);
 
-	append_raw(f->path, "{\"type\":\"build\",\"key\":\"k\",\"status\":\"ok\","
+	append_raw(f->path, "{\"type\":\"build\",\"key\":\"00000000000000ab\",\"status\":\"ok\","
 			    "\"applied\":{\"source\":\"record\",\"flags\":[{\"in_effect\":1}]}}\n");
 	append_raw(f->path, "{\"type\":\"end\",\"status\":\"complete\"}\n");
 	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
-	want = xasprintf("%s:4: bad build record: 'applied' missing or invalid", f->path);
+	want = xasprintf("%s:4: bad build record: 'flag' is missing", f->path);
 	assert_string_equal(tn_errmsg(), want);
 	free(want);
 }
@@ -472,6 +472,83 @@ static void test_journal__format_mismatch(void **state)
 	assert_int_equal(journal_open(&j, f->path, "s", "h", NULL), -1);
 	assert_non_null(strstr(tn_errmsg(), ":1: not a tuner journal"));
 	free(dir);
+}
+
+/*
+ * Records of the right JSON shape with a field of the wrong type or out of
+ * range are refused with "PATH:LINE: ...", never read as some other value
+ * (a string size as "no size", a negative run as 4294967295).
+ */
+static void test_journal__wrong_field_types(void **state)
+{
+	static const struct {
+		const char *line, *msg;
+	} cases[] = {
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"size\":\"1000\"}", "bad build record: 'size' must be a number or null, not a string" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"size\":-5}", "'size' must be at least 0, not -5" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"seed\":-1}", "'seed' must be from 0 to 4294967295, not -1" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"seed\":\"3\"}", "'seed' must be an integer, not a string" },
+		{ "{\"type\":\"build\",\"key\":\"0000000000000xyz\",\"status\":\"ok\"}",
+		  "'key' must be hexadecimal" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":7}",
+		  "'status' must be a string, not an integer" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"great\"}",
+		  "'status' is not a build status: 'great'" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"flags\":[\"-O2\"]}", "'flags' must be a string, not an array" },
+		{ "{\"type\":\"build\",\"key\":\"00000000000000aa\",\"status\":\"ok\","
+		  "\"pgo\":2}", "'pgo' must be from 0 to 1, not 2" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"run\":-1,\"ok\":true,"
+		  "\"values\":{\"t\":1}}", "bad measure record: 'run' must be from 0 to 2147483647, not -1" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"run\":0,\"ok\":true,"
+		  "\"values\":{\"t\":\"941\"}}", "'values' must map names to numbers or null; 't' is a string" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"run\":0,\"ok\":true,"
+		  "\"values\":{\"t\":null}}", "'values' has no value for 't' in a record marked ok" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"run\":0,\"ok\":\"yes\","
+		  "\"values\":{}}", "'ok' must be an integer, not a string" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"values\":[1]}",
+		  "'values' must be an object, not an array" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"testbed\":{}}",
+		  "'testbed' must be a string, not an object" },
+	};
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *want;
+
+		unlink(f->path);
+		assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+		journal_close(j);
+		append_raw(f->path, cases[i].line);
+		append_raw(f->path, "\n{\"type\":\"end\",\"status\":\"complete\"}\n");
+		assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), -1);
+		want = xasprintf("%s:2: ", f->path);
+		if (strncmp(tn_errmsg(), want, strlen(want)) || !strstr(tn_errmsg(), cases[i].msg))
+			fail_msg("case %zu: message '%s', want '%s...%s'", i, tn_errmsg(), want,
+				 cases[i].msg);
+		assert_null(strstr(tn_errmsg(), "(null)"));
+		free(want);
+	}
+}
+
+/* A journal that another study started is refused, saying whose it is;
+ * a reader that takes any study (NULL) still opens it. */
+static void test_journal__other_study(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+
+	assert_int_equal(journal_open(&j, f->path, "mine", "h", NULL), 0);
+	journal_close(j);
+	assert_int_equal(journal_open(&j, f->path, "theirs", "h", NULL), -1);
+	assert_non_null(strstr(tn_errmsg(), ":1: the journal of study 'mine', not of 'theirs'"));
+	assert_int_equal(journal_open(&j, f->path, NULL, "h", NULL), 0);
+	journal_close(j);
 }
 
 static void test_journal__study_changed(void **state)
@@ -606,6 +683,8 @@ int main(void)
 		T(unknown_type_skipped),
 		T(format_mismatch),
 		T(study_changed),
+		T(wrong_field_types),
+		T(other_study),
 		T(concurrent),
 		T(status_names),
 	};

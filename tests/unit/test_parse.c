@@ -335,12 +335,21 @@ static void test_parse__number_not_tokens(void **state)
 	assert_fails("number", "-", "no number in output");
 	assert_fails("number", "+-5 --5 1e 1e+ .e5 .", "no number in output");
 	assert_fails("number", "", "no number in output");
-	assert_fails("number", "nan inf infinity", "no number in output");
+	assert_fails("number", "nan inf infinity", "'infinity', is out of range");
 	/* "0.00-10.00": neither half is a standalone token. */
 	assert_fails("number", "interval 0.00-10.00", "no number in output");
-	/* Out of range is not a measurement; an earlier number then counts. */
-	assert_fails("number", "1e999", "no number in output");
-	assert_parses("number", "7 1e999", 7);
+	/* Out of range is not a measurement, and no earlier number takes
+	 * its place: the message says what the command printed. */
+	assert_fails("number", "1e999", "the last number in the output, '1e999', is out of range");
+	assert_fails("number", "7 1e999", "'1e999', is out of range");
+	assert_fails("number", "7 -1e400\n", "'-1e400', is out of range");
+	assert_fails("number", "rate: inf Mbit/s", "'inf', is out of range");
+	assert_fails("number", "rate 5 then NaN.", "'NaN', is out of range");
+	assert_fails("number", "-Infinity", "'-Infinity', is out of range");
+	assert_fails("number", "1e-400", "'1e-400', is out of range");
+	assert_parses("number", "5 nan 6", 6);
+	assert_parses("number", "info: 5 banana", 5);
+	assert_fails("json:x", "{\"x\": 1e400}", "json:");
 	assert_parses("number", "eth0 12 x86_64", 12);
 	assert_parses("number", "9 then 3e5x", 9);
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner: the command table and the entry point. */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include "tuner/journal.h"
 #include "tuner/study.h"
 #include "tuner/numfmt.h"
+#include "tuner/runner.h"
 #include "tuner/util.h"
 
 static const struct cmd commands[] = {
@@ -101,6 +103,13 @@ int cmd_error(void)
 	return tn_errkind() == TN_ERR_INPUT ? EXIT_USAGE : EXIT_FAIL;
 }
 
+/* A runner's warning (a command's escaped descendants killed), from any
+ * worker thread: one line on stderr, nothing else touched. */
+static void runner_warning(const char *line)
+{
+	fprintf(stderr, "tuner: %s\n", line);
+}
+
 int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure)
 {
 	if (study_load(out, path) < 0) {
@@ -114,6 +123,7 @@ int cmd_open_study(struct study *out, const char *path, const char *name, int ne
 		return EXIT_USAGE;
 	}
 	cmd_install_signals();
+	runner_set_warn(runner_warning);
 	if (guard_start() < 0) {
 		cmd_print_error(tn_errmsg());
 		study_release(out);
@@ -149,7 +159,7 @@ int cmd_open_journal_copy(struct journal **out, const char *results)
 		tn_error_errno("cannot write '%s'", tmpl);
 		goto out;
 	}
-	if (journal_open(out, tmpl, "copy", "", NULL) < 0) {
+	if (journal_open(out, tmpl, NULL, "", NULL) < 0) {
 		/* Name the real file, not the copy. */
 		char *msg = xstrdup(tn_errmsg());
 		char *at = strstr(msg, tmpl);
@@ -320,7 +330,26 @@ int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/*
+ * A command's exit status, made a failure when its output was lost: stdout
+ * is /dev/full, a closed pipe (SIGPIPE is ignored, so writes fail with
+ * EPIPE), a full disk. Results are in the results directory either way;
+ * the caller must not take a truncated table for the whole.
+ */
+static int output_checked(int status)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (!err)
+		return status;
+	fprintf(stderr, "tuner: cannot write the output: %s\n", strerror(err));
+	return status == EXIT_OK ? EXIT_FAIL : status;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		print_overview(stderr);
@@ -339,4 +368,9 @@ int main(int argc, char **argv)
 			return commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "tuner: '%s' is not a command (see 'tuner help')\n", argv[1]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return output_checked(dispatch(argc, argv));
 }

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
@@ -66,10 +67,31 @@ static int ends_token(const char *s, size_t n, size_t i)
 	return s[i] == '.' && (i + 1 == n || isspace((unsigned char)s[i + 1]));
 }
 
+/* Length of a standalone "inf", "infinity" or "nan" (any case, signed)
+ * at s[0..n), or 0: words some programs print for a number they could not
+ * compute. */
+static size_t nonfinite_len(const char *s, size_t n)
+{
+	static const char *const words[] = { "infinity", "inf", "nan" };
+	size_t i = (n && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+
+	for (size_t w = 0; w < ARRAY_SIZE(words); w++) {
+		size_t k = strlen(words[w]);
+
+		if (n - i >= k && !strncasecmp(s + i, words[w], k) && ends_token(s, n, i + k))
+			return i + k;
+	}
+	return 0;
+}
+
+/* The last standalone number; when that is out of range ("1e400") or a
+ * word for a number that is not finite ("inf", "NaN"), an error that
+ * says so: never an earlier number in its place. */
 static int parse_number(double *out, const char *text, size_t len)
 {
 	int found = 0;
 	size_t i = 0;
+	size_t bad_at = 0, bad_len = 0;
 
 	while (i < len) {
 		size_t k;
@@ -86,15 +108,24 @@ static int parse_number(double *out, const char *text, size_t len)
 
 			errno = 0;
 			v = strtod(tok, &end);
-			/* Out of range ("1e999") is not a measurement. */
-			if (!errno && *end == '\0' && isfinite(v)) {
+			if (*end == '\0' && isfinite(v) && errno != ERANGE) {
 				*out = v;
 				found = 1;
+				bad_len = 0;
+			} else if (*end == '\0') {
+				bad_at = i;
+				bad_len = k;
 			}
 			free(tok);
+		} else if (!k && (k = nonfinite_len(text + i, len - i))) {
+			bad_at = i;
+			bad_len = k;
 		}
 		i += k ? k : 1;
 	}
+	if (bad_len)
+		return tn_error("the last number in the output, '%.*s', is out of range (not a "
+				"finite number)", (int)(bad_len > 64 ? 64 : bad_len), text + bad_at);
 	if (!found)
 		return tn_error("no number in output");
 	return 0;
@@ -339,8 +370,8 @@ const char *parse_names(void)
 	       "uarch-model:taken";
 }
 
-int parse_value(double *out, const char *parser, const struct parse_models *models,
-		  const char *text, size_t len)
+static int parse_any(double *out, const char *parser, const struct parse_models *models,
+		     const char *text, size_t len)
 {
 	const char *path;
 
@@ -364,4 +395,19 @@ int parse_value(double *out, const char *parser, const struct parse_models *mode
 		return tn_error("json: bad path '%s' (keys separated by '.', "
 				"[N] for array elements)", path);
 	return parse_json_path(out, path, text, len);
+}
+
+int parse_value(double *out, const char *parser, const struct parse_models *models,
+		const char *text, size_t len)
+{
+	double v;
+
+	if (parse_any(&v, parser, models, text, len) < 0)
+		return -1;
+	/* A model dividing by a zero count, say: not a measurement. */
+	if (!isfinite(v))
+		return tn_error("%s: the value is out of range (%g, not a finite number)", parser,
+				v);
+	*out = v;
+	return 0;
 }

@@ -316,7 +316,8 @@ size_t applied_describe(struct strbuf *sb, const struct applied *a, const char *
 			strbuf_addf(sb, " of %u builds", a->builds);
 		strbuf_addstr(sb, " (");
 		if (f->overridden)
-			strbuf_addf(sb, "overridden by %s in %u%s", f->overridden_by,
+			strbuf_addf(sb, "overridden by %s in %u%s",
+				    f->overridden_by ? f->overridden_by : "a later switch",
 				    f->overridden, absent ? "; " : "");
 		if (absent)
 			strbuf_addf(sb, "absent from %u", absent);

@@ -40,16 +40,6 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 	hash64_hex(out, h);
 }
 
-static void log_line(const char *log, const char *fmt, const char *what)
-{
-	FILE *f = fopen(log, "a");
-
-	if (!f)
-		return;
-	fprintf(f, fmt, what);
-	fclose(f);
-}
-
 /* run_shell() of command in e's environment and in its output directory
  * (build, train, size and applied each run so). */
 static int run_in_env(struct runner *r, const char *command, const struct cmd_env *e,
@@ -71,7 +61,7 @@ static int phase(enum build_status *status, int *exit_status, const char *name,
 	struct runner r = RUNNER_INIT;
 	int ret;
 
-	log_line(log, "== tuner: %s\n", name);
+	log_append(log, "== tuner: %s\n", name);
 	ret = run_in_env(&r, cmd->command, e, log, 0, cmd->timeout);
 	if (ret < 0)
 		goto out;
@@ -81,7 +71,7 @@ static int phase(enum build_status *status, int *exit_status, const char *name,
 	}
 	*exit_status = r.result.status;
 	if (r.result.timed_out) {
-		log_line(log, "== tuner: %s timed out\n", name);
+		log_append(log, "== tuner: %s timed out\n", name);
 		*status = BUILD_TIMEOUT;
 	} else if (r.result.status != 0) {
 		*status = on_fail;
@@ -181,7 +171,7 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 	if (s->applied == APPLIED_RECORD) {
 		n = recorded_lines(&lines, &note, e->artifact);
 	} else {
-		log_line(log, "== tuner: %s\n", "applied");
+		log_append(log, "== tuner: %s\n", "applied");
 		ret = run_in_env(&r, s->applied_cmd.command, e, log, CAPTURE_APPLIED,
 				 s->applied_cmd.timeout);
 		if (ret < 0)
@@ -217,7 +207,7 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 		printable(out->flags[i].overridden_by);
 	applied_describe(&problems, out, "== tuner: applied: ");
 	if (problems.len)
-		log_line(log, "%s", problems.buf);
+		log_append(log, "%s", problems.buf);
 out:
 	applied_lines_free(lines, n);
 	strbuf_release(&problems);
@@ -239,7 +229,7 @@ static int shared_profile(struct build_record *out, const struct build_request *
 	note = xasprintf("== tuner: no instrumented build or training: the profile is the one "
 			 "build %s trained (train.share: check), copied from %s\n",
 			 req->profile_from_key, req->profile_from_dir);
-	log_line(log, "%s", note);
+	log_append(log, "%s", note);
 	free(note);
 	return 0;
 }
@@ -308,7 +298,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 				goto done;
 			/* What the training left, to compare (train.share). */
 			if (tree_hash(out->profile, profile_dir) < 0) {
-				log_line(log, "== tuner: profile hash: %s\n", tn_errmsg());
+				log_append(log, "== tuner: profile hash: %s\n", tn_errmsg());
 				tn_error_clear();
 				out->profile[0] = '\0';
 			} else if (req->on_trained) {
@@ -324,7 +314,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	if (ret < 0 || st != BUILD_OK)
 		goto done;
 	if (stat(artifact, &sb) < 0) {
-		log_line(log, "== tuner: artifact %s is missing\n", artifact);
+		log_append(log, "== tuner: artifact %s is missing\n", artifact);
 		st = BUILD_NO_ARTIFACT;
 		goto done;
 	}
@@ -332,7 +322,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.flags = c->flags;
 	/* Unknown when it cannot be worked out: then never shared. */
 	if (code_id(out->code, artifact) < 0) {
-		log_line(log, "== tuner: code id: %s\n", tn_errmsg());
+		log_append(log, "== tuner: code id: %s\n", tn_errmsg());
 		out->code[0] = '\0';
 	}
 	if (s->applied != APPLIED_OFF) {
@@ -342,12 +332,23 @@ int build_run(struct build_record *out, const struct build_request *req)
 	}
 	ret = measure_size(&out->size, s, artifact, &e, log);
 	if (ret == -1) {
-		log_line(log, "== tuner: size: %s\n", tn_errmsg());
+		log_append(log, "== tuner: size: %s\n", tn_errmsg());
 		st = BUILD_SIZE_FAILED;
 		ret = 0;
 	}
 
 done:
+	/* A full disk is not the build's result: not recorded, so a run
+	 * after space is freed builds it again. */
+	if (ret == 0 && (st == BUILD_FAILED || st == BUILD_TRAIN_FAILED ||
+			 st == BUILD_NO_ARTIFACT) && out_of_space(log, req->dir)) {
+		char *why = xstrdup(tn_errmsg());
+
+		tn_error("build of %s [%s] failed: %s; not recorded as a failed build", c->id,
+			 c->flags, why);
+		free(why);
+		ret = -1;
+	}
 	if (ret < 0) {
 		applied_release(&out->applied);
 		goto out;

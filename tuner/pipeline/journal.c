@@ -227,13 +227,17 @@ int journal_add_end(struct journal *j, int interrupted)
 }
 
 /* Takes the record r holds, if any. Line 1 is known to be a header. */
-static int apply(struct journal *j, struct jrec *r, size_t line,
+static int apply(struct journal *j, struct jrec *r, size_t line, const char *study,
 		 const char *study_hash, int *changed)
 {
 	if (line == 1) {
 		if (r->format != JOURNAL_FORMAT)
 			return tn_error_at(j->path, 1, 0, "journal format %lld, this tuner reads %d",
 					   r->format, JOURNAL_FORMAT);
+		if (study && r->study && strcmp(r->study, study))
+			return tn_error_at(j->path, 1, 0, "the journal of study '%s', not of '%s': "
+					   "give this study a results directory of its own "
+					   "(--results DIR)", r->study, study);
 		if (changed && study_hash &&
 		    (!r->study_hash || strcmp(r->study_hash, study_hash)))
 			*changed = 1;
@@ -262,7 +266,7 @@ static int apply(struct journal *j, struct jrec *r, size_t line,
  * Replays data, the whole file. Sets j->size to the end of the last good
  * line; a torn last line (no newline, or not JSON) is left beyond it.
  */
-static int replay(struct journal *j, const char *data, size_t len,
+static int replay(struct journal *j, const char *data, size_t len, const char *study,
 		  const char *study_hash, int *changed)
 {
 	size_t pos = 0;
@@ -289,7 +293,7 @@ static int replay(struct journal *j, const char *data, size_t len,
 		if (line == 1 && (ret < 0 || r.type != JREC_HEADER))
 			ret = tn_error_at(j->path, 1, 0, "not a tuner journal (no header)");
 		else if (ret == 0)
-			ret = apply(j, &r, line, study_hash, changed);
+			ret = apply(j, &r, line, study, study_hash, changed);
 		jrec_release(&r);
 		if (ret < 0)
 			return -1;
@@ -323,7 +327,7 @@ int journal_open(struct journal **out, const char *path, const char *study,
 		goto out;
 	}
 	if (read_file(&data, &len, path) < 0 ||
-	    replay(j, data, len, study_hash, changed) < 0)
+	    replay(j, data, len, study, study_hash, changed) < 0)
 		goto out;
 	/* Cut the torn tail so that the next record starts a clean line. */
 	if (j->torn && ftruncate(j->fd, j->size) < 0) {
@@ -331,7 +335,7 @@ int journal_open(struct journal **out, const char *path, const char *study,
 		goto out;
 	}
 	if (j->size == 0) {
-		header = jrec_header_line(study, study_hash);
+		header = jrec_header_line(study ? study : "", study_hash);
 		if (!header || append(j, header) < 0)
 			goto out;
 	}

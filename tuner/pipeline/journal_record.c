@@ -4,6 +4,9 @@
 #include "tuner/util.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -193,6 +196,8 @@ char *jrec_measure_line(const struct measure_record *r)
 	err |= set_str(o, "type", "measure");
 	err |= set_str(o, "build", r->build_key);
 	err |= set_str(o, "config", r->config_id);
+	if (r->mkey[0])
+		err |= set_str(o, "mkey", r->mkey);
 	err |= set_str(o, "testbed", r->testbed ? r->testbed : "");
 	err |= set_new(o, "run", json_integer((json_int_t)r->run));
 	err |= set_new(o, "ok", json_boolean(r->ok));
@@ -231,161 +236,265 @@ char *jrec_end_line(int interrupted)
 
 /* ---- decoding ---- */
 
-static const char *get_str(json_t *o, const char *k)
+/*
+ * A record being read: the first field found wrong is reported, as
+ * "PATH:LINE: bad TYPE record: FIELD ...", and the record is refused, so
+ * that a damaged value never quietly becomes a result.
+ */
+struct reader {
+	json_t *o;
+	const char *path;
+	size_t line;
+	const char *type;
+	int bad; /* a message was set */
+};
+
+static int rd_bad(struct reader *rd, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rd_bad(struct reader *rd, const char *field, const char *fmt, ...)
 {
-	return json_string_value(json_object_get(o, k));
+	char what[160];
+	va_list ap;
+
+	if (rd->bad)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	rd->bad = 1;
+	return tn_error_at(rd->path, (int)rd->line, 0, "bad %s record: '%s' %s", rd->type,
+			   field, what);
 }
 
-/* A number, or NaN for null or anything else. */
-static double get_num(json_t *o, const char *k)
+static const char *json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "a value";
+}
+
+/* A string, or NULL when absent or null (required: then wrong). */
+static const char *rd_str(struct reader *rd, json_t *o, const char *k, int required)
 {
 	json_t *v = json_object_get(o, k);
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (v && !json_is_null(v))
+		rd_bad(rd, k, "must be a string, not %s", json_kind(v));
+	else if (required)
+		rd_bad(rd, k, "is missing");
+	return NULL;
 }
 
-/* An integer or a boolean; 0 for anything else. */
-static json_int_t get_int(json_t *o, const char *k)
+/* A string of at most size-1 bytes into out ("" when absent; required:
+ * present and not empty); hex: only lowercase hexadecimal digits. */
+static void rd_fixed(struct reader *rd, char *out, size_t size, json_t *o, const char *k,
+		     int required, int hex)
+{
+	const char *s = rd_str(rd, o, k, required);
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	if (strlen(s) >= size || (required && !*s)) {
+		rd_bad(rd, k, "must be %s%zu characters long", required ? "1 to " : "at most ",
+		       size - 1);
+		return;
+	}
+	if (hex && strspn(s, "0123456789abcdef") != strlen(s)) {
+		rd_bad(rd, k, "must be hexadecimal");
+		return;
+	}
+	strcpy(out, s);
+}
+
+/* A finite number >= min, or NaN when absent or null. */
+static double rd_num(struct reader *rd, json_t *o, const char *k, double min)
+{
+	json_t *v = json_object_get(o, k);
+	double d;
+
+	if (!v || json_is_null(v))
+		return NAN;
+	if (!json_is_number(v)) {
+		rd_bad(rd, k, "must be a number or null, not %s", json_kind(v));
+		return NAN;
+	}
+	d = json_number_value(v);
+	if (!(d >= min)) {
+		rd_bad(rd, k, "must be at least %g, not %g", min, d);
+		return NAN;
+	}
+	return d;
+}
+
+/* An integer in [min, max]; 0 when absent. */
+static long long rd_int(struct reader *rd, json_t *o, const char *k, long long min,
+			long long max)
+{
+	json_t *v = json_object_get(o, k);
+	long long n;
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v)) {
+		rd_bad(rd, k, "must be an integer, not %s", json_kind(v));
+		return 0;
+	}
+	n = json_integer_value(v);
+	if (n < min || n > max) {
+		rd_bad(rd, k, "must be from %lld to %lld, not %lld", min, max, n);
+		return 0;
+	}
+	return n;
+}
+
+/* A boolean (or, as older tuners wrote some, 0 or 1); 0 when absent. */
+static int rd_bool(struct reader *rd, json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
 
 	if (json_is_boolean(v))
 		return json_is_true(v);
-	return json_integer_value(v);
+	return (int)rd_int(rd, o, k, 0, 1);
 }
 
-/* Copies a string of at most size-1 bytes; an absent one is "" unless
- * required. */
-static int get_fixed(char *out, size_t size, json_t *o, const char *k, int required)
-{
-	const char *s = get_str(o, k);
-
-	out[0] = '\0';
-	if (!s)
-		return required ? -1 : 0;
-	if (strlen(s) >= size || (required && !*s))
-		return -1;
-	strcpy(out, s);
-	return 0;
-}
-
-static int bad_field(const char *path, size_t line, const char *type, const char *field)
-{
-	return tn_error_at(path, (int)line, 0, "bad %s record: '%s' missing or invalid",
-			   type, field);
-}
-
-/* The build record's "applied" object into a (left unchecked when absent).
- * -1 without a message when it is malformed. */
-static int parse_applied(struct applied *a, json_t *o)
+/* The build record's "applied" object into a (left unchecked when absent). */
+static void rd_applied(struct reader *rd, struct applied *a, json_t *o)
 {
 	json_t *flags = json_object_get(o, "flags");
-	const char *source = get_str(o, "source");
+	const char *source;
 	json_t *f;
 	size_t i;
 
-	if (!json_is_object(o) || !json_is_array(flags) || !source)
-		return -1;
+	if (!json_is_object(o)) {
+		rd_bad(rd, "applied", "must be an object, not %s", json_kind(o));
+		return;
+	}
+	if (!json_is_array(flags)) {
+		rd_bad(rd, "applied.flags", "must be an array");
+		return;
+	}
+	source = rd_str(rd, o, "source", 1);
+	if (!source)
+		return;
 	a->checked = 1;
 	a->builds = 1;
 	a->recorded = !strcmp(source, "record");
-	a->lines = (unsigned)get_int(o, "lines");
-	a->note = dup_or_null(get_str(o, "note"));
+	a->lines = (unsigned)rd_int(rd, o, "lines", 0, UINT32_MAX);
+	a->note = dup_or_null(rd_str(rd, o, "note", 0));
 	a->flags = xcalloc(json_array_size(flags) + 1, sizeof(*a->flags));
 	json_array_foreach(flags, i, f) {
 		struct applied_flag *af = &a->flags[a->nflags];
-		const char *flag = get_str(f, "flag");
+		const char *flag;
 
-		if (!json_is_object(f) || !flag)
-			return -1;
+		if (!json_is_object(f)) {
+			rd_bad(rd, "applied.flags", "must hold objects, not %s", json_kind(f));
+			return;
+		}
+		flag = rd_str(rd, f, "flag", 1);
+		if (!flag)
+			return;
 		af->flag = xstrdup(flag);
-		af->in_effect = (unsigned)get_int(f, "in_effect");
-		af->overridden = (unsigned)get_int(f, "overridden");
-		af->overridden_by = dup_or_null(get_str(f, "overridden_by"));
-		af->unrecorded = (int)get_int(f, "unrecorded");
+		af->in_effect = (unsigned)rd_int(rd, f, "in_effect", 0, UINT32_MAX);
+		af->overridden = (unsigned)rd_int(rd, f, "overridden", 0, UINT32_MAX);
+		af->overridden_by = dup_or_null(rd_str(rd, f, "overridden_by", 0));
+		af->unrecorded = rd_bool(rd, f, "unrecorded");
 		a->nflags++;
 	}
-	return 0;
 }
 
-static int parse_build(struct build_record *r, json_t *o, const char *path, size_t line)
+static int parse_build(struct build_record *r, struct reader *rd)
 {
-	const char *status = get_str(o, "status");
-	const char *flags = get_str(o, "flags");
+	json_t *o = rd->o;
+	const char *status = rd_str(rd, o, "status", 1);
+	const char *flags = rd_str(rd, o, "flags", 0);
 
-	if (get_fixed(r->key, sizeof(r->key), o, "key", 1) < 0)
-		return bad_field(path, line, "build", "key");
-	if (get_fixed(r->config_id, sizeof(r->config_id), o, "config", 0) < 0)
-		return bad_field(path, line, "build", "config");
-	if (!status || parse_status(&r->status, status) < 0)
-		return bad_field(path, line, "build", "status");
-	if (get_fixed(r->commit, sizeof(r->commit), o, "commit", 0) < 0)
-		return bad_field(path, line, "build", "commit");
-	if (get_fixed(r->tree, sizeof(r->tree), o, "tree", 0) < 0)
-		return bad_field(path, line, "build", "tree");
-	r->layout_seed = (unsigned)get_int(o, "seed");
-	r->pgo = (int)get_int(o, "pgo");
-	r->dirty = (int)get_int(o, "dirty");
-	r->exit_status = (int)get_int(o, "exit");
-	r->seconds = get_num(o, "seconds");
-	r->size = get_num(o, "size");
+	rd_fixed(rd, r->key, sizeof(r->key), o, "key", 1, 1);
+	rd_fixed(rd, r->config_id, sizeof(r->config_id), o, "config", 0, 1);
+	if (status && parse_status(&r->status, status) < 0)
+		rd_bad(rd, "status", "is not a build status: '%.40s'", status);
+	rd_fixed(rd, r->commit, sizeof(r->commit), o, "commit", 0, 1);
+	rd_fixed(rd, r->tree, sizeof(r->tree), o, "tree", 0, 1);
+	r->layout_seed = (unsigned)rd_int(rd, o, "seed", 0, UINT32_MAX);
+	r->pgo = rd_bool(rd, o, "pgo");
+	r->dirty = rd_bool(rd, o, "dirty");
+	r->exit_status = (int)rd_int(rd, o, "exit", INT32_MIN, INT32_MAX);
+	r->seconds = rd_num(rd, o, "seconds", 0);
+	r->size = rd_num(rd, o, "size", 0);
 	r->flags = xstrdup(flags ? flags : "");
-	r->dir = dup_or_null(get_str(o, "dir"));
-	r->artifact = dup_or_null(get_str(o, "artifact"));
+	r->dir = dup_or_null(rd_str(rd, o, "dir", 0));
+	r->artifact = dup_or_null(rd_str(rd, o, "artifact", 0));
 	/* Older tuners did not record it: unknown, worked out again. */
-	if (get_fixed(r->code, sizeof(r->code), o, "code", 0) < 0)
-		return bad_field(path, line, "build", "code");
+	rd_fixed(rd, r->code, sizeof(r->code), o, "code", 0, 1);
 	/* Format 1 without it (older tuners, or no build.applied): the build
 	 * was not checked. */
-	if (json_object_get(o, "applied") &&
-	    parse_applied(&r->applied, json_object_get(o, "applied")) < 0)
-		return bad_field(path, line, "build", "applied");
-	if (get_fixed(r->same_build, sizeof(r->same_build), o, "same_build", 0) < 0)
-		return bad_field(path, line, "build", "same_build");
-	r->ignored = dup_or_null(get_str(o, "ignored"));
-	if (get_fixed(r->profile, sizeof(r->profile), o, "profile", 0) < 0)
-		return bad_field(path, line, "build", "profile");
-	if (get_fixed(r->profile_from, sizeof(r->profile_from), o, "profile_from", 0) < 0)
-		return bad_field(path, line, "build", "profile_from");
-	return 0;
+	if (json_object_get(o, "applied") && !json_is_null(json_object_get(o, "applied")))
+		rd_applied(rd, &r->applied, json_object_get(o, "applied"));
+	rd_fixed(rd, r->same_build, sizeof(r->same_build), o, "same_build", 0, 1);
+	r->ignored = dup_or_null(rd_str(rd, o, "ignored", 0));
+	rd_fixed(rd, r->profile, sizeof(r->profile), o, "profile", 0, 1);
+	rd_fixed(rd, r->profile_from, sizeof(r->profile_from), o, "profile_from", 0, 1);
+	return rd->bad ? -1 : 0;
 }
 
-static int parse_measure(struct measure_record *r, json_t *o, const char *path, size_t line)
+static int parse_measure(struct measure_record *r, struct reader *rd)
 {
+	json_t *o = rd->o;
 	json_t *values = json_object_get(o, "values");
-	const char *testbed = get_str(o, "testbed");
+	const char *testbed = rd_str(rd, o, "testbed", 0);
 	const char *name;
 	json_t *v;
 	size_t i = 0;
 
-	if (get_fixed(r->build_key, sizeof(r->build_key), o, "build", 1) < 0)
-		return bad_field(path, line, "measure", "build");
-	if (get_fixed(r->config_id, sizeof(r->config_id), o, "config", 0) < 0)
-		return bad_field(path, line, "measure", "config");
+	rd_fixed(rd, r->build_key, sizeof(r->build_key), o, "build", 1, 1);
+	rd_fixed(rd, r->config_id, sizeof(r->config_id), o, "config", 0, 1);
+	rd_fixed(rd, r->mkey, sizeof(r->mkey), o, "mkey", 0, 1);
 	if (values && !json_is_object(values))
-		return bad_field(path, line, "measure", "values");
+		rd_bad(rd, "values", "must be an object, not %s", json_kind(values));
 	r->testbed = xstrdup(testbed ? testbed : "");
-	r->run = (unsigned)get_int(o, "run");
-	r->ok = (int)get_int(o, "ok");
-	r->seconds = get_num(o, "seconds");
-	r->error = dup_or_null(get_str(o, "error"));
+	r->run = (unsigned)rd_int(rd, o, "run", 0, INT32_MAX);
+	r->ok = rd_bool(rd, o, "ok");
+	r->seconds = rd_num(rd, o, "seconds", 0);
+	r->error = dup_or_null(rd_str(rd, o, "error", 0));
+	if (rd->bad)
+		return -1;
 	r->nvalues = json_object_size(values);
 	r->names = xcalloc(r->nvalues, sizeof(*r->names));
 	r->values = xcalloc(r->nvalues, sizeof(*r->values));
 	/* jansson keeps objects in insertion order, so names keep theirs. */
 	json_object_foreach(values, name, v) {
 		r->names[i] = xstrdup(name);
-		r->values[i] = json_is_number(v) ? json_number_value(v) : NAN;
+		r->values[i] = NAN;
 		i++;
+		if (!*name) {
+			rd_bad(rd, "values", "has an empty objective name");
+		} else if (json_is_number(v)) {
+			r->values[i - 1] = json_number_value(v);
+		} else if (!json_is_null(v)) {
+			rd_bad(rd, "values", "must map names to numbers or null; '%.40s' is %s",
+			       name, json_kind(v));
+		} else if (r->ok) {
+			rd_bad(rd, "values", "has no value for '%.40s' in a record marked ok", name);
+		}
 	}
-	return 0;
+	return rd->bad ? -1 : 0;
 }
 
 int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
 	       size_t line)
 {
+	struct reader rd = { .path = path, .line = line };
 	json_error_t jerr;
-	json_t *o;
 	json_t *format;
 	const char *type;
 	int ret = 0;
@@ -393,26 +502,29 @@ int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
 	memset(out, 0, sizeof(*out));
 	out->type = JREC_OTHER;
 	out->format = -1;
-	o = json_loadb(text, len, 0, &jerr);
-	if (!o)
+	rd.o = json_loadb(text, len, 0, &jerr);
+	if (!rd.o)
 		return JREC_NOT_JSON;
-	type = get_str(o, "type");
-	if (!json_is_object(o) || !type) {
+	type = json_string_value(json_object_get(rd.o, "type"));
+	rd.type = type;
+	if (!json_is_object(rd.o) || !type) {
 		ret = tn_error_at(path, (int)line, 0, "not a journal record");
 	} else if (!strcmp(type, "header")) {
 		out->type = JREC_HEADER;
-		format = json_object_get(o, "format");
+		format = json_object_get(rd.o, "format");
 		if (json_is_integer(format))
 			out->format = json_integer_value(format);
-		out->study_hash = dup_or_null(get_str(o, "study_hash"));
+		out->study_hash = dup_or_null(rd_str(&rd, rd.o, "study_hash", 0));
+		out->study = dup_or_null(rd_str(&rd, rd.o, "study", 0));
+		ret = rd.bad ? -1 : 0;
 	} else if (!strcmp(type, "build")) {
 		out->type = JREC_BUILD;
-		ret = parse_build(&out->build, o, path, line);
+		ret = parse_build(&out->build, &rd);
 	} else if (!strcmp(type, "measure")) {
 		out->type = JREC_MEASURE;
-		ret = parse_measure(&out->measure, o, path, line);
+		ret = parse_measure(&out->measure, &rd);
 	}
-	json_decref(o);
+	json_decref(rd.o);
 	if (ret < 0)
 		jrec_release(out);
 	return ret;
@@ -421,7 +533,9 @@ int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
 void jrec_release(struct jrec *r)
 {
 	free(r->study_hash);
+	free(r->study);
 	r->study_hash = NULL;
+	r->study = NULL;
 	build_record_release(&r->build);
 	measure_record_release(&r->measure);
 }

@@ -36,6 +36,7 @@ struct jrec {
 	enum jrec_type type;
 	long long format;          /* HEADER: -1 when missing */
 	char *study_hash;          /* HEADER: malloced, or NULL */
+	char *study;               /* HEADER: the study's name, malloced, or NULL */
 	struct build_record build; /* BUILD: fields malloced */
 	struct measure_record measure; /* MEASURE: fields malloced */
 };

@@ -3,6 +3,7 @@
 #include "tuner/measure.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,50 @@ static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what
 			    r.result.timed_out ? "timed out" : "failed", r.result.status);
 	runner_release(&r);
 	return cancelled;
+}
+
+static uint64_t hash_num(uint64_t h, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	return hash64_str(h, buf);
+}
+
+void measure_key(char out[17], const struct study *s)
+{
+	const struct cmd_spec *cmds[] = { &s->measure, &s->deploy, &s->reboot };
+	uint64_t h = hash64_str(HASH64_INIT, "tuner-measure-1");
+	char machine[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		h = hash64_str(h, cmds[i]->command ? cmds[i]->command : "");
+		h = hash64_str(h, cmds[i]->inputs);
+	}
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		if (s->objectives[i].from_size)
+			continue;
+		h = hash64_str(h, s->objectives[i].name);
+		h = hash64_str(h, s->objectives[i].parser);
+	}
+	h = hash_num(h, s->model.l1_miss);
+	h = hash_num(h, s->model.ll_miss);
+	h = hash_num(h, s->model.clock_mhz);
+	h = hash64_str(h, s->model.files ? s->model.files : "");
+	if (s->has_uarch) {
+		const struct ua_config *u = &s->uarch;
+
+		ua_config_machine(u, machine, sizeof(machine));
+		h = hash64_str(h, machine);
+		h = hash_num(h, u->insn);
+		h = hash_num(h, u->l1i_miss);
+		h = hash_num(h, u->l1d_miss);
+		h = hash_num(h, u->l2_miss);
+		h = hash_num(h, u->taken);
+		h = hash_num(h, u->mispredict);
+		h = hash_num(h, u->clock_mhz);
+	}
+	hash64_hex(out, h);
 }
 
 int measure_run(struct measure_record *out, const struct measure_request *req)
@@ -90,6 +135,9 @@ int measure_run(struct measure_record *out, const struct measure_request *req)
 		out->values[k++] = v;
 	}
 	out->nvalues = k;
+	/* Beside what the command printed, where the user is sent to look. */
+	if (err.len)
+		log_append(log, "== tuner: measurement failed: %s\n", err.buf);
 	out->ok = err.len == 0;
 	out->error = err.len ? strbuf_detach(&err) : NULL;
 	out->seconds = now_seconds() - start;

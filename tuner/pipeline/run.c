@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tuner/measure.h"
 #include "tuner/runner.h"
 #include "tuner/util.h"
 #include "run_priv.h"
@@ -139,6 +140,8 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	double start = now_seconds(), cpu0 = cpu_self();
 	unsigned long known = 0;
 	int changed = 0, ret = -1;
+	int lock_fd = -1;
+	size_t stale;
 
 	memset(out, 0, sizeof(*out));
 	memset(&ctx, 0, sizeof(ctx));
@@ -152,12 +155,19 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	ctx.jobs_per_build = cpu_count() / jobs ? cpu_count() / jobs : 1;
 	ctx.retry_failed = opts->retry_failed;
 
-	/* Bad input fails before anything is created. */
+	/* Bad input fails before anything is created: a plan beyond the
+	 * limits too. */
+	if (study_check_plan(s, opts->has_budget ? opts->budget : s->budget, ctx.nsrcs) < 0)
+		goto out;
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, NULL, 0) < 0)
 			goto out;
 	out->results_dir = results_dir(s, opts);
 	if (!out->results_dir)
+		goto out;
+	/* One writer: a second run would do every build and measurement
+	 * again and record each twice. Held until the end. */
+	if (dir_lock(&lock_fd, out->results_dir) < 0)
 		goto out;
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, out->results_dir,
@@ -177,6 +187,8 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	if (changed)
 		run_note(opts->report, "note: %s changed since the journal was started; reusing what still matches",
 			 s->path);
+	measure_key(ctx.mkey, s);
+	ctx.study_changed = changed;
 
 	compiler = compiler_version();
 	builds_root = xasprintf("%s/builds", out->results_dir);
@@ -195,6 +207,12 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 	ctx.units = units;
 	ctx.nunits = nunits;
+	stale = run_count_stale(&ctx);
+	if (stale)
+		run_note(opts->report, "note: %zu recorded measurement%s of these builds were made "
+			 "by another measurement (measure, deploy or reboot command, measure.inputs, "
+			 "objective names, parsers or model): not reused, measured again", stale,
+			 stale == 1 ? "" : "s");
 	if (s->skip_equivalent)
 		run_predict(&ctx, units, nunits);
 	if (s->share_profiles)
@@ -269,6 +287,8 @@ out:
 	free(journal_path);
 	free(builds_root);
 	free(ctx.cache_dir);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	return ret;
 }
 

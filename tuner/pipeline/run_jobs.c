@@ -40,14 +40,43 @@ void run_fail(struct run_ctx *ctx)
 	atomic_store(&ctx->error, 1);
 }
 
+int run_record_current(const struct run_ctx *ctx, const struct measure_record *r)
+{
+	return r->mkey[0] ? !strcmp(r->mkey, ctx->mkey) : !ctx->study_changed;
+}
+
+size_t run_count_stale(struct run_ctx *ctx)
+{
+	size_t stale = 0;
+
+	for (size_t i = 0; i < ctx->nunits; i++) {
+		const struct measure_record **recs;
+		size_t n = journal_measures(ctx->j, ctx->units[i].key, NULL, &recs);
+
+		for (size_t k = 0; k < n; k++)
+			stale += !run_record_current(ctx, recs[k]);
+		free(recs);
+	}
+	return stale;
+}
+
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok)
 {
-	size_t n = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], recs);
+	size_t all = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], recs);
+	size_t n = 0;
 
 	*ok = 0;
-	for (size_t i = 0; i < n; i++)
-		*ok += (*recs)[i]->ok != 0;
+	for (size_t i = 0; i < all; i++) {
+		if (!run_record_current(u->ctx, (*recs)[i]))
+			continue;
+		(*recs)[n++] = (*recs)[i];
+		*ok += (*recs)[n - 1]->ok != 0;
+	}
+	if (!n) {
+		free(*recs);
+		*recs = NULL;
+	}
 	return n;
 }
 
@@ -151,24 +180,41 @@ static void measure_once(struct mjob *m)
 	 * its flag. */
 	req.reboot = ctx->testbed_used[m->testbed];
 	ctx->testbed_used[m->testbed] = 1;
-	if (measure_run(&rec, &req) == 0) {
+	if (measure_run(&rec, &req) != 0) {
+		env_free(env);
+		return;
+	}
+	if (!rec.ok && out_of_space(NULL, u->dir)) {
+		/* Not the build's result: not recorded; the run stops. */
+		char *why = xstrdup(tn_errmsg());
+
+		tn_error("measurement of %s [%s] failed: %s; not recorded", u->cfg.id,
+			 u->cfg.flags, why);
+		free(why);
+		run_fail(ctx);
+	} else {
 		memcpy(rec.build_key, u->key, sizeof(rec.build_key));
 		memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
+		memcpy(rec.mkey, ctx->mkey, sizeof(rec.mkey));
 		rec.testbed = (char *)s->testbeds[m->testbed];
 		rec.run = m->run;
 		if (journal_add_measure(ctx->j, &rec) < 0)
 			run_fail(ctx);
 		atomic_fetch_add(&ctx->measures_done, 1);
 		atomic_fetch_add(&ctx->measure_ms, (unsigned long)(rec.seconds * 1e3));
-		measure_run_release(&rec);
 	}
+	measure_run_release(&rec);
 	env_free(env);
 }
 
 void run_measure_job(void *arg, int cancelled)
 {
-	if (!cancelled)
-		measure_once(arg);
+	struct mjob *m = arg;
+
+	/* After a failed journal write nothing more is measured: it could
+	 * not be recorded. */
+	if (!cancelled && !run_stopped(m->u->ctx))
+		measure_once(m);
 	free(arg);
 }
 

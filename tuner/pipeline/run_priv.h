@@ -110,6 +110,11 @@ struct run_ctx {
 	unsigned jobs_per_build;
 	char *cache_dir; /* <results>/cache: TUNER_CACHE of every build */
 	int retry_failed; /* run_opts.retry_failed */
+	/* measure_key() of this study: only measurements under it count; a
+	 * record without one (older tuners) counts when the study file is
+	 * the one the journal was started with (!study_changed). */
+	char mkey[17];
+	int study_changed;
 	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
@@ -205,8 +210,15 @@ int run_has_measure(const struct study *s);
 /* A job could not do or record its work: keeps this thread's message if
  * it is the first (ctx->first_error) and stops the run (ctx->error). */
 void run_fail(struct run_ctx *ctx);
-/* The journal's measurement records of u on testbed t (*recs malloced,
- * free() it; the records are the journal's), and how many succeeded. */
+/* Whether record r was made by this study's measurement as it is now
+ * (ctx->mkey; see measure_key()). */
+int run_record_current(const struct run_ctx *ctx, const struct measure_record *r);
+/* Records in the journal of the run's builds that no longer count
+ * (!run_record_current()): what made them has changed. */
+size_t run_count_stale(struct run_ctx *ctx);
+/* The journal's current measurement records of u on testbed t (*recs
+ * malloced, free() it; the records are the journal's), and how many
+ * succeeded. */
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok);
 /* Whether record r, among records of which ok succeeded, counts as a

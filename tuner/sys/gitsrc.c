@@ -3,7 +3,9 @@
 #include "tuner/gitsrc.h"
 #include "tuner/util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -308,6 +310,38 @@ static int write_tree(git_repository *repo, const git_tree *tree, struct strbuf 
 }
 
 /*
+ * Removes the temporary directories ("<tree>.tmp.<pid>.<n>") that a
+ * process which has since died (a crash, SIGKILL) left in dest_root; a
+ * living process's are its work in progress and stay.
+ */
+static void remove_stale_tmp(const char *dest_root)
+{
+	DIR *d = opendir(dest_root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *t = strstr(de->d_name, ".tmp.");
+		char *end;
+		long pid;
+		char *path;
+
+		if (!t || t == de->d_name)
+			continue;
+		pid = strtol(t + 5, &end, 10);
+		if (pid <= 0 || *end != '.' || !end[1] || strspn(end + 1, "0123456789") != strlen(end + 1))
+			continue;
+		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = xasprintf("%s/%s", dest_root, de->d_name);
+		remove_tree(path);
+		free(path);
+	}
+	closedir(d);
+}
+
+/*
  * Writes tree id to final through a private temporary directory and a
  * rename, so a directory named after a tree id is always complete. When
  * another thread or process wins the race, its copy is kept.
@@ -321,6 +355,7 @@ static int export_tree(git_repository *repo, const git_oid *id,
 	int made = 0;
 	int ret = -1;
 
+	remove_stale_tmp(dest_root);
 	if (lstat(final, &st) == 0 && S_ISDIR(st.st_mode))
 		return 0;
 	if (mkdir_p(dest_root) < 0)
