@@ -94,15 +94,21 @@ study int "${hang//\$C/2}"
 study escape 'echo "$TUNER_GUARD" >"'$TMPDIR'/guard.3"; setsid sleep 1003.3'$tag' & while ! pgrep -f "^sleep 1003.3'$tag'" >/dev/null; do sleep 0.01; done; : >prog'
 git -C "$repo" add -A && git -C "$repo" commit -q -m studies
 
+# start N STUDY OUT: tuner runs STUDY in a session of its own (tpid),
+# output to OUT, until case N's build hangs; guard: its guard's pid.
+start() {
+	setsid "$TUNER" run -q --results "$TMPDIR/res$1" "$repo/$2.yaml" >"$3" 2>&1 &
+	tpid=$!
+	waitfile "$TMPDIR/guard.$1"
+	for _ in $(seq 1 50); do
+		pgrep -f "^sleep 1002.$1$tag" >/dev/null && break
+		sleep 0.1
+	done
+	guard=$(sed 's/^TUNER_GUARD=//' "$TMPDIR/guard.$1")
+}
+
 # ---- 1: SIGKILL to tuner's process group ----
-setsid "$TUNER" run -q --results "$TMPDIR/res1" "$repo/kill.yaml" >/dev/null 2>&1 &
-tpid=$!
-waitfile "$TMPDIR/guard.1"
-for _ in $(seq 1 50); do
-	pgrep -f "^sleep 1002.1$tag" >/dev/null && break
-	sleep 0.1
-done
-guard=$(sed 's/^TUNER_GUARD=//' "$TMPDIR/guard.1")
+start 1 kill /dev/null
 pgid=$(ps -o pgid= -p "$tpid" | tr -d ' ')
 [ "$pgid" = "$tpid" ] || fail "tuner ($tpid) does not lead its group ($pgid)"
 alive "$guard" || fail "no guard ($guard)"
@@ -116,14 +122,7 @@ wait_gone "$guard" 30 || fail "1: the guard ($guard) outlived tuner"
 echo "1: group SIGKILL: all gone in $(since "$t0") s"
 
 # ---- 2: Ctrl-C to tuner's process group ----
-setsid "$TUNER" run -q --results "$TMPDIR/res2" "$repo/int.yaml" >"$TMPDIR/out2" 2>&1 &
-tpid=$!
-waitfile "$TMPDIR/guard.2"
-for _ in $(seq 1 50); do
-	pgrep -f "^sleep 1002.2$tag" >/dev/null && break
-	sleep 0.1
-done
-guard=$(sed 's/^TUNER_GUARD=//' "$TMPDIR/guard.2")
+start 2 int "$TMPDIR/out2"
 t0=$(date +%s.%N)
 kill -INT -- -"$tpid"
 set +e

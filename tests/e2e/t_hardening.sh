@@ -102,24 +102,23 @@ sed -i 's/name: rate/name: speed/' "$repo/study.yaml"
 
 # --- 3. The journal validated on replay.
 cp "$j" "$TMPDIR/good.jsonl"
-sed -i '0,/"size":null/s//"size":"1000"/' "$j"
-grep -q '"size":"1000"' "$j" || {
-	# Builds without a size objective write no size: damage the seed.
-	sed -i '0,/"seed":0/s//"seed":-1/' "$j"
+# damaged SED MATCH WANT: the good journal damaged by SED; a run must stop
+# at the line MATCH finds with a message matching WANT (grep BRE).
+damaged() {
+	cp "$TMPDIR/good.jsonl" "$j"
+	sed -i "$1" "$j"
+	line=$(grep -n "$2" "$j" | head -n 1 | cut -d: -f1)
+	[ -n "$line" ] || fail "could not damage the journal with $1"
+	try "$TMPDIR/bad.out" "$TUNER" run -q --results "$res" "$repo/study.yaml"
+	[ $rc -ne 0 ] || fail "a journal damaged by $1 was used"
+	grep -q "journal.jsonl:$line: $3" "$TMPDIR/bad.out" || fail "$1: $(cat "$TMPDIR/bad.out")"
+	cp "$TMPDIR/good.jsonl" "$j"
 }
-line=$(grep -n '"size":"1000"\|"seed":-1' "$j" | head -n 1 | cut -d: -f1)
-try "$TMPDIR/bad.out" "$TUNER" run -q --results "$res" "$repo/study.yaml"
-[ $rc -ne 0 ] || fail "a journal with a wrong field type was used"
-grep -q "journal.jsonl:$line: bad build record: '\(size\|seed\)'" "$TMPDIR/bad.out" ||
-	fail "wrong type message: $(cat "$TMPDIR/bad.out")"
-cp "$TMPDIR/good.jsonl" "$j"
-sed -i '0,/"run":1/s//"run":-1/' "$j"
-line=$(grep -n '"run":-1' "$j" | head -n 1 | cut -d: -f1)
-try "$TMPDIR/bad2.out" "$TUNER" run -q --results "$res" "$repo/study.yaml"
-[ $rc -ne 0 ] || fail "a journal with a negative run index was used"
-grep -q "journal.jsonl:$line: bad measure record: 'run' must be from 0 to" "$TMPDIR/bad2.out" ||
-	fail "negative run message: $(cat "$TMPDIR/bad2.out")"
-cp "$TMPDIR/good.jsonl" "$j"
+# Builds without a size objective write no size: the seed is damaged.
+damaged '0,/"seed":0/s//"seed":-1/' '"seed":-1' "bad build record: 'seed' must be from 0 to"
+damaged '0,/"seed":0/s//"seed":"0"/' '"seed":"0"' "bad build record: 'seed' must be an integer, not a string"
+damaged '0,/"run":1/s//"run":-1/' '"run":-1' "bad measure record: 'run' must be from 0 to"
+damaged '0,/"ok":true/s//"ok":"yes"/' '"ok":"yes"' "bad measure record: 'ok' must be"
 # Another study's journal: the study renamed, the same --results.
 sed 's/^study: hard/study: other/' "$repo/study.yaml" >"$repo/other.yaml"
 try "$TMPDIR/other.out" "$TUNER" run -q --results "$res" "$repo/other.yaml"
