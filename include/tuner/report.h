@@ -25,9 +25,19 @@
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all);
 
 /*
+ * report_table() as GitHub Markdown: the same rows as a table (a header
+ * row, a separator row, the same number of cells in every row; flags in
+ * code spans, flags and status in columns of their own), then a blank
+ * line and the notes as "- " bullet lines.
+ */
+void report_markdown(FILE *f, const struct study *s, const struct run_result *r, int all);
+
+/*
  * Writes DIR/pareto.json atomically: the study, its objectives (with
  * "noisy": compared under noise), the confidence of the front's tests,
- * the race's counts when raced, the source commit, the front and every
+ * the race's counts when raced, the source commit, provenance ("compiler":
+ * the first line of $CC --version or null; "host": {name, machine} from
+ * uname; "date": the run's end, "2026-12-02T10:00:00Z"), the front and every
  * configuration with status, flags, PGO mode, on_front, tied and
  * tied_with (ids), race ({runs, verdict} or null), objective values
  * (trimmed mean, n, median, sd, min, max, run_sd, layout_sd,
@@ -38,15 +48,24 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
  */
 int report_json(const struct study *s, const struct run_result *r, const char *path);
 
+/* The object report_json() writes, for a caller that prints it or adds to
+ * it (`tuner run --format json`). Caller owns the reference (json_decref()). */
+struct json_t;
+struct json_t *report_json_doc(const struct study *s, const struct run_result *r);
+
 /*
  * Writes a CSV file (RFC 4180 quoting) atomically: one row per
  * configuration with config, flags, pgo, status, on_front, feasible and per
  * objective NAME, NAME_n, NAME_median, NAME_sd, NAME_min, NAME_max; then
  * tied (0/1), tied_with (space-separated ids), race (verdict), runs,
  * per objective NAME_run_sd, NAME_layout_sd, then applied_lines (empty:
- * not checked) and not_applied (space-separated flags not in effect in
- * every compiler command line). Values missing are empty.
- * 0 or -1 with message.
+ * not checked), not_applied (space-separated flags not in effect in
+ * every compiler command line) and same_code_as; last, one column per
+ * dimension of the space, in the study's order, named "dim:NAME": the
+ * configuration's value of it as the study writes it ("" for the empty
+ * value; "off"/"on" for pgo; space_flags_pick()). Columns are only ever
+ * added at the end, so that readers by position keep working. Values
+ * missing are empty. 0 or -1 with message.
  */
 int report_csv(const struct study *s, const struct run_result *r, const char *path);
 

@@ -50,6 +50,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "tuner/applied.h"
 #include "tuner/stats.h"
@@ -178,6 +179,11 @@ struct run_result {
 	unsigned long trainings_shared; /* PGO builds that used another's
 	                                   profile (the journal's) */
 	double wall, cpu_self;  /* seconds: wall, and the tuner's own CPU */
+	/* Provenance (pareto.json): the first line of $CC --version, as the
+	 * build keys have it (malloced; NULL when the run stopped before),
+	 * and when the run ended. */
+	char *compiler;
+	time_t ended;
 };
 
 /*

@@ -84,6 +84,17 @@ int space_config_pick(struct config *out, const struct space *s, const size_t *p
  * pick (s->ndims entries, the caller's). */
 void space_index_pick(size_t *pick, const struct space *s, uint64_t index);
 
+/*
+ * The pick (s->ndims entries, the caller's) of the configuration whose
+ * flags, as space_config_pick() joins them, are flags byte for byte and
+ * whose PGO mode is pgo: 1 found, 0 when no pick of s joins to them (the
+ * study was edited since). When several picks join to the same flags (a
+ * value repeated across dimensions), the first in configuration order.
+ * Time O(ndims * strlen(flags) * values), however the values repeat.
+ */
+int space_flags_pick(size_t *pick, const struct space *s, const char *flags,
+		     enum pgo_mode pgo);
+
 /* Computes the stable id of a flag string and PGO mode: of its canonical
  * form (gccopt_canonical()), so flags GCC treats alike share an id. */
 void config_id(char out[17], const char *flags, enum pgo_mode pgo);

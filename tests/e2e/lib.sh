@@ -99,3 +99,32 @@ count_records() {
 live_in_session() {
 	ps -e -o pid=,sid=,stat= | awk -v s="$1" '$2 == s && $1 != s && $3 !~ /^Z/ { print $1 }'
 }
+
+# md_tables_ok FILE: every Markdown table in FILE is well-formed: a header
+# row, a separator row of the same number of cells, then rows of that many
+# cells ('\|' is not a cell boundary); and there is at least one.
+md_tables_ok() {
+	python3 - "$1" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+tables, i = 0, 0
+def cells(l):
+    return len(re.sub(r"\\\|", "", l).split("|")) - 2
+while i < len(lines):
+    if not lines[i].startswith("|"):
+        i += 1
+        continue
+    block = []
+    while i < len(lines) and lines[i].startswith("|"):
+        block.append(lines[i]); i += 1
+    n = cells(block[0])
+    assert len(block) >= 2, "table without a separator: %r" % block
+    assert re.fullmatch(r"(\| -{3,} )+\|", block[1]), "bad separator row: %r" % block[1]
+    for l in block:
+        assert l.endswith("|"), "row without a closing pipe: %r" % l
+        assert cells(l) == n, "%d cells, header has %d: %r" % (cells(l), n, l)
+    tables += 1
+assert tables, "no table"
+print("md: %d well-formed tables" % tables)
+PY
+}

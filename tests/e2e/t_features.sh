@@ -64,9 +64,10 @@ grep -q ',-DLEVEL=4,off,ok,0,0,' "$csv" || fail "results.csv LEVEL=4 row: $(grep
 # Layout noise as a random effect: LEVEL=3's two seeds have means 301 and
 # 302 over 6 runs each (each seed's runs 300..302 or 301..303 on both
 # testbeds): within-seed sd sqrt(8/10), between-seed sd sqrt((3 - 0.8)/6).
-head -n 1 "$csv" | tr -d '\r' | grep -q ',size_max,tied,tied_with,race,runs,speed_run_sd,speed_layout_sd,size_run_sd,size_layout_sd,applied_lines,not_applied,same_code_as$' ||
+# Newer columns come after the older ones; last, one per dimension.
+head -n 1 "$csv" | tr -d '\r' | grep -q ',size_max,tied,tied_with,race,runs,speed_run_sd,speed_layout_sd,size_run_sd,size_layout_sd,applied_lines,not_applied,same_code_as,dim:level$' ||
 	fail "results.csv new columns: $(head -n 1 "$csv")"
-tr -d '\r' <"$csv" | grep -q ',-DLEVEL=3,.*,3000,3000,0,,,,0.894427191,0.6055300708,,,,,$' ||
+tr -d '\r' <"$csv" | grep -q ',-DLEVEL=3,.*,3000,3000,0,,,,0.894427191,0.6055300708,,,,,,-DLEVEL=3$' ||
 	fail "results.csv LEVEL=3 spread: $(grep LEVEL=3 "$csv")"
 grep 'DLEVEL=3' "$TMPDIR/out" | grep -q ' 0.3% / 0.2% ' || fail "table spread column: $(grep DLEVEL=3 "$TMPDIR/out")"
 grep -q '"layout_sd": 0.605530' "$res/pareto.json" || fail "pareto.json lacks layout_sd"

@@ -291,6 +291,59 @@ static void test_space__picks(void **state)
 	space_release(&s);
 }
 
+/* Flags back to their pick: empty values, values of several flags, a
+ * value repeated across dimensions (the first pick), PGO, and flags the
+ * space cannot make. */
+static void test_space__flags_pick(void **state)
+{
+	struct space s = SPACE_INIT;
+	const char *opt[] = { "-O2", "-O2 -fno-x", "-Os" };
+	const char *x[] = { "", "-fno-x", "-fno-x " };
+	const char *pgo[] = { "off", "on" };
+	size_t pick[3], n = 0;
+
+	add(&s, "opt", opt, 3);
+	add(&s, "x", x, 3);
+	add(&s, "pgo", pgo, 2);
+	/* Every configuration comes back as itself or an earlier one with
+	 * the same flags. */
+	for (uint64_t i = 0; i < space_size(&s); i++) {
+		struct config c = CONFIG_INIT, back = CONFIG_INIT;
+
+		assert_int_equal(space_config(&c, &s, i), 0);
+		assert_int_equal(space_flags_pick(pick, &s, c.flags, c.pgo), 1);
+		assert_int_equal(space_config_pick(&back, &s, pick), 0);
+		assert_string_equal(back.flags, c.flags);
+		assert_int_equal(back.pgo, c.pgo);
+		assert_true(back.index <= c.index);
+		n += back.index < c.index;
+		config_release(&c);
+		config_release(&back);
+	}
+	/* "-O2 -fno-x" is opt 1 + x 0 and opt 0 + x 1: the first wins. */
+	assert_int_equal(n, 2);
+	assert_int_equal(space_flags_pick(pick, &s, "-O2 -fno-x", PGO_ON), 1);
+	assert_int_equal(pick[0], 0);
+	assert_int_equal(pick[1], 1);
+	assert_int_equal(pick[2], 1);
+	/* "-fno-x " keeps its space: joined, "-Os -fno-x " at the end. */
+	assert_int_equal(space_flags_pick(pick, &s, "-Os -fno-x ", PGO_OFF), 1);
+	assert_int_equal(pick[1], 2);
+	assert_int_equal(space_flags_pick(pick, &s, "-Os ", PGO_OFF), 0);
+	assert_int_equal(space_flags_pick(pick, &s, "-O3", PGO_OFF), 0);
+	assert_int_equal(space_flags_pick(pick, &s, "-fno-x -O2", PGO_OFF), 0);
+	assert_int_equal(space_flags_pick(pick, &s, "", PGO_OFF), 0);
+	assert_int_equal(space_flags_pick(pick, &s, "-Os  -fno-x", PGO_OFF), 0);
+	space_release(&s);
+
+	/* No pgo dimension: no PGO configuration. */
+	add(&s, "opt", opt, 3);
+	assert_int_equal(space_flags_pick(pick, &s, "-Os", PGO_OFF), 1);
+	assert_int_equal(pick[0], 2);
+	assert_int_equal(space_flags_pick(pick, &s, "-Os", PGO_ON), 0);
+	space_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_space__size_saturates),
 		cmocka_unit_test(test_space__size_exact),
 		cmocka_unit_test(test_space__picks),
+		cmocka_unit_test(test_space__flags_pick),
 	};
 	return cmocka_run_group_tests_name("space", tests, NULL, NULL);
 }

@@ -8,11 +8,13 @@
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED 3 /* run: done, but configurations failed */
+#define EXIT_VERDICT 4 /* compare --fail-on: done, and the verdict is the one refused */
 #define EXIT_INTERRUPTED 130
 
 #include <getopt.h>
 #include <stddef.h>
 
+#include "tuner/outfmt.h"
 #include "tuner/progress.h"
 #include "tuner/run.h"
 
@@ -25,15 +27,17 @@ struct cmd_measure_opts {
 	const char *results;
 	const char *good, *bad; /* blame and bisect */
 	int quiet;
+	enum outfmt fmt;  /* --format (0: table) */
 };
 enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESULTS,
-       CMD_OPT_GOOD, CMD_OPT_BAD };
+       CMD_OPT_GOOD, CMD_OPT_BAD, CMD_OPT_FORMAT };
 #define CMD_MEASURE_SHORTOPTS ":j:qh"
 #define CMD_MEASURE_LONGOPTS \
 	{ "repeats", required_argument, NULL, CMD_OPT_REPEATS }, \
 	{ "layout", required_argument, NULL, CMD_OPT_LAYOUT }, \
 	{ "results", required_argument, NULL, CMD_OPT_RESULTS }, \
 	{ "jobs", required_argument, NULL, 'j' }, \
+	{ "format", required_argument, NULL, CMD_OPT_FORMAT }, \
 	{ "quiet", no_argument, NULL, 'q' }, \
 	{ "help", no_argument, NULL, 'h' }
 /* blame and bisect: --good X --bad Y --max-layout K. */
@@ -52,6 +56,9 @@ int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char
  * NAME: OPT takes a whole number from 1 to MAX, not 'ARG'". */
 int cmd_count_option(unsigned *out, const char *name, const char *opt, const char *arg,
 		     unsigned max);
+/* --format's value arg into *out: 0, or EXIT_USAGE after "tuner: NAME:
+ * --format is table, md or json, not 'ARG'". */
+int cmd_format_option(enum outfmt *out, const char *name, const char *arg);
 /*
  * After the options of blame or bisect: 1 when one study file is left and
  * --good and --bad were given (what: "FLAGS", "REV"); else prints why and
@@ -74,6 +81,13 @@ int cmd_blame(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+extern const char report_usage[];
+int cmd_effects(int argc, char **argv);
+int cmd_defaults(int argc, char **argv);
+extern const char effects_usage[], defaults_usage[];
+int cmd_diff(int argc, char **argv);
+extern const char diff_usage[];
 int cmd_help(int argc, char **argv);
 extern const char blame_usage[];
 

@@ -40,6 +40,8 @@
 
 #include "cmd.h"
 #include "cmd_bisect.h"
+#include "cmd_doc.h"
+#include "cmd_targets.h"
 #include "tuner/bisect.h"
 #include "tuner/gccopt.h"
 #include "tuner/gitsrc.h"
@@ -89,6 +91,14 @@ const char bisect_usage[] =
 	"                            --layout)\n"
 	"  --results DIR             where results go (default:\n"
 	"                            results/<study>/bisect-<id>)\n"
+	"  --format F                table (default), md (GitHub Markdown: the\n"
+	"                            endpoints and the steps as tables, the rest as\n"
+	"                            bullets) or json (one object on stdout, at the\n"
+	"                            end: the endpoints, the plan, every step's\n"
+	"                            judgements, first_bad with its effect and\n"
+	"                            interval, or no_culprit and the range left;\n"
+	"                            effects as fractions: 0.03 is +3%); progress\n"
+	"                            and notes stay on stderr\n"
 	"  -j, --jobs N              parallel builds (default: number of CPUs)\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this text\n\n"
@@ -102,67 +112,35 @@ struct bisect_opts {
 	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, --results, -j, -q */
 };
 
-static const char *mark_name(enum bisect_mark m)
-{
-	return m == BISECT_GOOD ? "good" : m == BISECT_BAD ? "bad" :
-	       m == BISECT_SKIP ? "skipped" : "unclear";
-}
-
-static void print_verdict(const struct bisect_session *ss, const struct bisect_verdict *v)
-{
-	char g[200], b[200], ends[32] = "";
-
-	if (v->mark == BISECT_SKIP) {
-		printf("  K=%u: not measured (%s): skipped\n", ss->p.layout, v->why);
-		return;
-	}
-	if (ss->k_end > ss->p.layout)
-		snprintf(ends, sizeof(ends), " (good, bad: %u)", ss->k_end);
-	bisect_format_test(g, sizeof(g), &v->g);
-	bisect_format_test(b, sizeof(b), &v->b);
-	printf("  K=%u%s: vs good %s; vs bad %s: %s%s%s\n", ss->p.layout, ends, g, b,
-	       mark_name(v->mark), v->why ? ", " : "", v->why ? v->why : "");
-}
-
-/* Prints the candidates left (oldest first; of more than 50, the first
- * and last 25) after "intro". */
-static void print_range(const struct bisect_session *ss, const char *intro)
-{
-	size_t *cand = xcalloc(ss->b.n, sizeof(*cand));
-	size_t n = bisect_candidates(&ss->b, cand);
-
-	printf("%s: one of %zu commit%s:\n", intro, n, n == 1 ? "" : "s");
-	for (size_t k = 0; k < n; k++) {
-		const struct gitsrc_commit *c = &ss->r.commits[cand[k]];
-
-		if (n > 50 && k == 25) {
-			printf("  ... %zu more\n", n - 50);
-			k = n - 25;
-			c = &ss->r.commits[cand[k]];
-		}
-		printf("  %s %s%s\n", c->id, c->subject,
-		       ss->b.mark[cand[k]] == BISECT_SKIP ? " (skipped)" : "");
-	}
-	free(cand);
-}
-
-/* Step 3: the first bad commit's effect against its first parent. */
+/* Step 3: the first bad commit's effect against its first parent (JSON:
+ * "first_bad"). */
 static int report_culprit(struct bisect_session *ss, size_t i)
 {
 	const struct gitsrc_commit *c = &ss->r.commits[i];
 	struct gitsrc_commit parent = { 0 };
 	const struct gitsrc_commit *which[2] = { &parent, c }, *known = NULL;
 	const struct config_result *A, *B;
+	const int md = ss->fmt == OUTFMT_MD, json = ss->fmt == OUTFMT_JSON;
+	const char *li = md ? "- " : "  ";
 	struct run_result res;
 	struct stats_test t;
 	size_t slot[2], o = ss->p.objective;
 	unsigned k = ss->judged[i] > ss->base ? ss->judged[i] : ss->base;
 	double ma, rsd, lsd, band;
 	char d[32], lo[32], hi[32], rel[96], ps[80];
+	json_t *j = json_object();
 
-	printf("first bad commit: %s %s\n", c->id, c->subject);
+	json_object_set_new(ss->doc, "first_bad", j);
+	json_object_set_new(j, "commit", json_string(c->id));
+	json_object_set_new(j, "subject", json_string(c->subject));
+	json_object_set_new(j, "parent", *c->parent ? json_string(c->parent) : json_null());
+	bisect_md_flush(&ss->md_steps);
+	if (!json)
+		printf("%sfirst bad commit: %s%s%s %s%s\n", md ? "\n**" : "", md ? "`" : "", c->id,
+		       md ? "`" : "", c->subject, md ? "**\n" : "");
 	if (!*c->parent) {
-		printf("  a root commit: no parent to measure it against\n");
+		if (!json)
+			printf("%sa root commit: no parent to measure it against\n", li);
 		return 0;
 	}
 	/* Both sides on as many seeds as either was judged with. */
@@ -184,24 +162,20 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 		return -1;
 	A = &res.configs[slot[0]];
 	B = &res.configs[slot[1]];
+	json_object_set_new(j, "parent_subject", known ? json_string(known->subject) : json_null());
+	json_object_set_new(j, "parent_status", json_string(A->status));
+	json_object_set_new(j, "status", json_string(B->status));
+	json_object_set_new(j, "layout_seeds", json_integer(k));
+	json_object_set_new(j, "repeats", json_integer(ss->p.repeats));
 	if (strcmp(A->status, "ok") || strcmp(B->status, "ok")) {
-		printf("  against its parent %.12s: parent %s, commit %s\n", parent.id, A->status,
-		       B->status);
+		if (!json)
+			printf("%sagainst its parent %.12s: parent %s, commit %s\n", li, parent.id,
+			       A->status, B->status);
 		run_result_release(&res);
 		return 0;
 	}
 	probe_judge(&t, &ss->p, A, B);
 	ma = A->obj[o].mean;
-	cmd_format_signed(d, sizeof(d), t.diff);
-	cmd_format_signed(lo, sizeof(lo), t.diff_lo);
-	cmd_format_signed(hi, sizeof(hi), t.diff_hi);
-	cmd_format_rel(rel, sizeof(rel), t.rel, t.rel_lo, t.rel_hi);
-	printf("  against its parent %.12s%s%s%s, %s, %u layout seed%s x %u run%s a side:\n",
-	       parent.id, known ? " (" : "", known ? known->subject : "", known ? ")" : "",
-	       ss->s->objectives[o].name, k, numfmt_s(k), ss->p.repeats, numfmt_s(ss->p.repeats));
-	cmd_format_ps(ps, sizeof(ps), t.p, t.p_rank);
-	printf("  B - A = %s, 95%% CI [%s, %s]; relative %s, %s: %s\n", d, lo, hi, rel, ps,
-	       stats_significant(&t, 0.05) ? "significant" : "not significant");
 	rsd = cmd_pooled_sd(A->spread[o].within_sd, B->spread[o].within_sd) / fabs(ma);
 	lsd = cmd_pooled_sd(A->spread[o].between_sd, B->spread[o].between_sd) / fabs(ma);
 	/* One run a build: the seeds' means spread by layout (and one run's
@@ -210,30 +184,34 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 		lsd = (t.rel_hi - t.rel) / stats_t_quantile(0.975, t.df) /
 		      sqrt(1.0 / t.na + 1.0 / t.nb);
 	band = 1.96 * sqrt(2.0) * lsd;
+	json_object_set_new(j, "effect", cmd_test_json(&t, stats_significant(&t, 0.05)));
+	json_object_set_new(j, "run_sd", cmd_json_num(rsd));
+	json_object_set_new(j, "layout_sd", cmd_json_num(lsd));
+	json_object_set_new(j, "layout_band", cmd_json_num(band));
+	json_object_set_new(j, "beyond_band", json_boolean(fabs(t.rel) > band));
+	if (json) {
+		run_result_release(&res);
+		return 0;
+	}
+	cmd_format_signed(d, sizeof(d), t.diff);
+	cmd_format_signed(lo, sizeof(lo), t.diff_lo);
+	cmd_format_signed(hi, sizeof(hi), t.diff_hi);
+	cmd_format_rel(rel, sizeof(rel), t.rel, t.rel_lo, t.rel_hi);
+	printf("%sagainst its parent %.12s%s%s%s, %s, %u layout seed%s x %u run%s a side:\n", li,
+	       parent.id, known ? " (" : "", known ? known->subject : "", known ? ")" : "",
+	       ss->s->objectives[o].name, k, numfmt_s(k), ss->p.repeats, numfmt_s(ss->p.repeats));
+	cmd_format_ps(ps, sizeof(ps), t.p, t.p_rank);
+	printf("%sB - A = %s, 95%% CI [%s, %s]; relative %s, %s: %s\n", li, d, lo, hi, rel, ps,
+	       stats_significant(&t, 0.05) ? "significant" : "not significant");
 	if (isfinite(rsd))
-		printf("  noise: run sd %.2g%%, layout sd %.2g%%", 100 * rsd, 100 * lsd);
+		printf("%snoise: run sd %.2g%%, layout sd %.2g%%", li, 100 * rsd, 100 * lsd);
 	else
-		printf("  noise: layout sd %.2g%% (one run a build: run noise included)", 100 * lsd);
+		printf("%snoise: layout sd %.2g%% (one run a build: run noise included)", li,
+		       100 * lsd);
 	printf("; layout band ±%.2g%%: the difference is %s it\n", 100 * band,
 	       fabs(t.rel) > band ? "beyond" : "within");
 	run_result_release(&res);
 	return 0;
-}
-
-static void print_spent(const struct bisect_session *ss, unsigned steps)
-{
-	unsigned long runs = 0, builds = 0;
-
-	for (size_t i = 0; i < ss->nused; i++) {
-		runs += ss->used[i].runs;
-		builds += ss->used[i].builds;
-	}
-	printf("spent: %lu measurement runs (%lu new, %lu from the journal), %lu builds (%lu new, %lu from the journal); %zu commits measured in %u step%s\n",
-	       runs, ss->p.measures_done, runs > ss->p.measures_done ? runs - ss->p.measures_done : 0,
-	       builds, ss->p.builds_done,
-	       builds > ss->p.builds_done ? builds - ss->p.builds_done : 0, ss->nused, steps,
-	       steps == 1 ? "" : "s");
-	printf("results: %s\n", ss->p.results);
 }
 
 /* Steps 1 to 3. Returns the exit code; -1: error with message. */
@@ -245,9 +223,12 @@ static int bisect(struct bisect_session *ss)
 
 	ret = bisect_endpoints(ss);
 	if (ret < 0 || ss->dir == 0) {
-		if (ret == 0)
-			printf("nothing to bisect: bad does not differ significantly from good with %u layout seeds\n",
-			       ss->p.layout);
+		bisect_md_flush(&ss->md_ends);
+		json_object_set_new(ss->doc, "nothing_to_bisect", json_boolean(ret == 0));
+		if (ret == 0 && ss->fmt != OUTFMT_JSON)
+			printf("%snothing to bisect: bad does not differ significantly from good with %u layout seeds%s\n",
+			       ss->fmt == OUTFMT_MD ? "\n**" : "", ss->p.layout,
+			       ss->fmt == OUTFMT_MD ? "**" : "");
 		goto done;
 	}
 	while (bisect_next(&ss->b, &m, &below)) {
@@ -257,40 +238,42 @@ static int bisect(struct bisect_session *ss)
 		left = bisect_candidates(&ss->b, NULL);
 		ss->p.layout = ss->base;
 		step++;
-		printf("step %u: %s %s (%zu candidates, %zu at or below it)\n", step, c->id,
-		       c->subject, left, below);
+		bisect_print_step(ss, step, c, left, below);
 		bisect_say(ss, "step %u: %.12s, %zu candidate%s left", step, c->id, left,
 			   numfmt_s(left));
 		for (;;) {
 			ret = bisect_judge(ss, &v, m);
 			if (ret < 0)
 				goto done;
-			print_verdict(ss, &v);
+			bisect_print_verdict(ss, &v, step, c, left);
 			if (v.mark != BISECT_UNKNOWN || !bisect_more_layout(ss))
 				break;
 			bisect_say(ss, "step %u: unclear; %u layout seeds", step, ss->p.layout);
 		}
 		fflush(stdout);
 		if (v.mark == BISECT_UNKNOWN) {
-			printf("no culprit named: %.12s is unclear with %u layout seeds (the most; see --max-layout): %s\n",
-			       c->id, ss->p.layout, v.why);
-			print_range(ss, "the first bad commit is still");
-			print_spent(ss, step);
+			char *why = xasprintf("%.12s is unclear with %u layout seeds (the most; see --max-layout): %s",
+					      c->id, ss->p.layout, v.why);
+
+			bisect_print_range(ss, why, "\n", "the first bad commit is still");
+			free(why);
+			bisect_print_spent(ss, step);
 			return EXIT_FAIL;
 		}
 		bisect_set(&ss->b, m, v.mark);
 	}
 	left = bisect_candidates(&ss->b, NULL);
 	if (left > 1) {
-		print_range(ss, "no culprit named: commits that could not be measured hide it; the first bad commit is");
-		print_spent(ss, step);
+		bisect_print_range(ss, "commits that could not be measured hide it", "; ",
+			    "the first bad commit is");
+		bisect_print_spent(ss, step);
 		return EXIT_FAIL;
 	}
 	ret = report_culprit(ss, ss->b.bad);
 done:
 	if (ret < 0)
 		return -1;
-	print_spent(ss, step);
+	bisect_print_spent(ss, step);
 	return EXIT_OK;
 }
 
@@ -395,6 +378,10 @@ static int run_bisect(const struct study *s, const struct bisect_opts *o)
 
 	memset(&ss, 0, sizeof(ss));
 	ss.s = s;
+	ss.fmt = o->m.fmt;
+	ss.doc = json_object();
+	outfmt_table_init(&ss.md_ends, 3);
+	outfmt_table_init(&ss.md_steps, 8);
 	if (o->flags) {
 		ss.flags = o->flags;
 	} else {
@@ -412,19 +399,12 @@ static int run_bisect(const struct study *s, const struct bisect_opts *o)
 	for (unsigned k = ss.p.layout; k < ss.max_layout; k *= 2)
 		looks++;
 	bisect_alphas(&ss.alpha, nchanged, looks);
-	printf("bisect (study %s): %zu commit%s from good %.12s to bad %.12s%s, %zu changing %s\n",
-	       s->name, ss.r.n, ss.r.n == 1 ? "" : "s", ss.r.good.id, ss.r.bad.id,
-	       o->first_parent ? " (first parents)" : "", nchanged,
-	       *s->source_path ? s->source_path : "the tree");
-	printf("  objective %s (%s), flags: %s; %u run%s on each of %u layout seeds per commit, up to %u\n",
-	       s->objectives[ss.p.objective].name,
-	       s->objectives[ss.p.objective].maximize ? "max" : "min",
-	       *ss.flags ? ss.flags : "(none)", ss.p.repeats, ss.p.repeats == 1 ? "" : "s",
-	       ss.p.layout, ss.max_layout);
-	printf("  a difference: p < %.2g; a contradiction: p < %.2g (Bonferroni over %u looks)\n",
-	       ss.alpha.differ, ss.alpha.contradict, looks);
-	fflush(stdout);
+	bisect_print_head(&ss, o->first_parent, nchanged, looks);
 	ret = bisect(&ss);
+	if (ret >= 0 && !ss.interrupted && ss.fmt == OUTFMT_JSON) {
+		cmd_print_json(ss.doc);
+		ss.doc = NULL;
+	}
 	if (ss.interrupted || (ret < 0 && tn_cancelled())) {
 		fprintf(stderr, "tuner: bisect: interrupted; run again to resume\n");
 		ret = EXIT_INTERRUPTED;
@@ -433,6 +413,9 @@ static int run_bisect(const struct study *s, const struct bisect_opts *o)
 		ret = EXIT_FAIL;
 	}
 out:
+	json_decref(ss.doc);
+	outfmt_table_release(&ss.md_ends);
+	outfmt_table_release(&ss.md_steps);
 	probe_release(&ss.p);
 	bisect_release(&ss.b);
 	gitsrc_range_release(&ss.r);

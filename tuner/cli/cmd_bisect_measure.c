@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "cmd_bisect.h"
+#include "cmd_doc.h"
 #include "tuner/progress.h"
 #include "tuner/util.h"
 
@@ -87,6 +88,47 @@ void bisect_format_test(char *buf, size_t len, const struct stats_test *t)
 	cmd_format_rel(rel, sizeof(rel), t->rel, t->rel_lo, t->rel_hi);
 	cmd_format_ps(ps, sizeof(ps), t->p, t->p_rank);
 	snprintf(buf, len, "%s (%s)", rel, ps);
+}
+
+void bisect_md_flush(struct outfmt_table *t)
+{
+	size_t ncols = t->ncols;
+
+	if (!t->ncells)
+		return;
+	printf("\n");
+	outfmt_table_print(stdout, t, OUTFMT_MD);
+	outfmt_table_release(t);
+	outfmt_table_init(t, ncols);
+}
+
+/* One judgement of bad against good, as the format wants it. */
+static void endpoints_line(struct bisect_session *ss, const struct stats_test *t)
+{
+	const char *verdict = !ss->dir ? "no significant difference" :
+			      ss->dir > 0 ? "bad is better" : "bad is worse";
+	char e[160];
+	json_t *j;
+
+	bisect_format_test(e, sizeof(e), t);
+	if (ss->fmt == OUTFMT_TABLE) {
+		printf("endpoints, K=%u: bad vs good %s: %s\n", ss->p.layout, e, verdict);
+	} else if (ss->fmt == OUTFMT_MD) {
+		if (!ss->md_ends.ncells) {
+			outfmt_cell(&ss->md_ends, "layout seeds");
+			outfmt_cell(&ss->md_ends, "bad vs good");
+			outfmt_cell(&ss->md_ends, "verdict");
+		}
+		outfmt_cell(&ss->md_ends, "%u", ss->p.layout);
+		outfmt_cell(&ss->md_ends, "%s", e);
+		outfmt_cell(&ss->md_ends, "%s", verdict);
+	} else {
+		j = json_object();
+		json_object_set_new(j, "layout_seeds", json_integer(ss->p.layout));
+		json_object_set_new(j, "bad_vs_good", cmd_test_json(t, ss->dir != 0));
+		json_object_set_new(j, "verdict", json_string(verdict));
+		json_array_append_new(json_object_get(ss->doc, "endpoints"), j);
+	}
 }
 
 static int endpoints_ok(const struct config_result *g, const struct config_result *b,
@@ -203,10 +245,7 @@ int bisect_endpoints(struct bisect_session *ss)
 		}
 		ss->dir = probe_judge(&t, &ss->p, &res.configs[slot[0]], &res.configs[slot[1]]);
 		run_result_release(&res);
-		bisect_format_test(e, sizeof(e), &t);
-		printf("endpoints, K=%u: bad vs good %s: %s\n", ss->p.layout, e,
-		       !ss->dir ? "no significant difference" :
-		       ss->dir > 0 ? "bad is better" : "bad is worse");
+		endpoints_line(ss, &t);
 		if (!ss->dir && !bisect_more_layout(ss))
 			return 0;
 		if (!ss->dir)
@@ -225,8 +264,23 @@ int bisect_endpoints(struct bisect_session *ss)
 		snprintf(e, sizeof(e), "more than any number wanted");
 	else
 		snprintf(e, sizeof(e), "%u wanted", want);
-	printf("  plan: %u layout seeds a commit (%s; good and bad have %u) for 90%% power at p < %.2g to see a change of %.2g%% (the interval's near end), a seed's mean having sd %.2g%%\n",
-	       ss->base, e, ss->k_end, ss->alpha.differ, 100 * near, 100 * sd);
+	if (ss->fmt == OUTFMT_JSON) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "layout_seeds", json_integer(ss->base));
+		json_object_set_new(j, "wanted", want == UINT32_MAX ? json_null() : json_integer(want));
+		json_object_set_new(j, "endpoints_layout_seeds", json_integer(ss->k_end));
+		json_object_set_new(j, "power", json_real(0.9));
+		json_object_set_new(j, "alpha", json_real(ss->alpha.differ));
+		json_object_set_new(j, "change", cmd_json_num(near));
+		json_object_set_new(j, "seed_sd", cmd_json_num(sd));
+		json_object_set_new(ss->doc, "plan", j);
+		return 0;
+	}
+	bisect_md_flush(&ss->md_ends);
+	printf("%splan: %u layout seeds a commit (%s; good and bad have %u) for 90%% power at p < %.2g to see a change of %.2g%% (the interval's near end), a seed's mean having sd %.2g%%\n",
+	       ss->fmt == OUTFMT_MD ? "\n- " : "  ", ss->base, e, ss->k_end, ss->alpha.differ,
+	       100 * near, 100 * sd);
 	return 0;
 }
 

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_blame.h"
 #include "tuner/ddmin.h"
 #include "tuner/flagdiff.h"
 #include "tuner/gccopt.h"
+#include "tuner/outfmt.h"
 #include "tuner/probe.h"
 #include "tuner/progress.h"
 #include "tuner/space.h"
@@ -49,42 +51,19 @@ const char blame_usage[] =
 	"                             too), up to this many (default 4 x --layout)\n"
 	"  --results DIR              where results go (default:\n"
 	"                             results/<study>/blame-<id>)\n"
+	"  --format F                 table (default), md (GitHub Markdown: the steps\n"
+	"                             as a table, the rest as bullets) or json (one\n"
+	"                             object on stdout: the differences, bad vs good,\n"
+	"                             every step, the culprit's differences and\n"
+	"                             effects, what it spent; effects as fractions:\n"
+	"                             0.02 is +2%), printed at the end; progress and\n"
+	"                             notes stay on stderr\n"
 	"  -j, --jobs N               parallel builds (default: number of CPUs)\n"
 	"  -q, --quiet                no progress on stderr\n"
 	"  -h, --help                 this text\n\n"
 	"Exit status: 0 done (also when good and bad do not differ significantly:\n"
 	"nothing to blame), 1 error (e.g. good or bad failed to build), 2 bad\n"
 	"study file or option, 130 interrupted (run again to resume).\n";
-
-struct blame_opts {
-	struct cmd_measure_opts m; /* also --good, --bad, --max-layout */
-};
-
-/* A tested variant and its verdict, kept so no subset is judged twice. */
-struct tested {
-	char *flags;
-	char id[17];
-	enum dd_outcome outcome;
-	struct stats_test vs_good, vs_bad;
-	unsigned k; /* layout seeds it was judged on */
-};
-
-struct blame {
-	const struct blame_opts *o;
-	struct flagdiff d;
-	struct probe p;
-	char *good, *bad; /* as flagdiff sees them: good with none / all applied */
-	int dir;          /* probe_judge(bad vs good): +1 better, -1 worse */
-	unsigned kmax;    /* the most layout seeds any variant got */
-	struct tested *t;
-	size_t nt, alloc;
-	int interrupted;
-};
-
-static const char *outcome_name(enum dd_outcome o)
-{
-	return o == DD_FAIL ? "fails" : o == DD_PASS ? "passes" : "unresolved";
-}
 
 static struct tested *find_tested(struct blame *b, const char *flags)
 {
@@ -202,16 +181,19 @@ static int resolve(struct blame *b, char **flags, size_t n)
 	return ret;
 }
 
-static void print_subset(const struct blame *b, const size_t *set, size_t n)
+static void add_step(struct blame *b, const size_t *set, size_t n, const struct tested *t)
 {
-	printf("{");
-	for (size_t i = 0; i < n; i++) {
-		char *s = flagdiff_describe(&b->d, set[i]);
+	struct step *st;
 
-		printf("%s%s", i ? ", " : "", s);
-		free(s);
-	}
-	printf("}");
+	ALLOC_GROW(b->steps, b->nsteps + 1, b->steps_alloc);
+	st = &b->steps[b->nsteps++];
+	st->set = xcalloc(n + 1, sizeof(*st->set));
+	memcpy(st->set, set, n * sizeof(*set));
+	st->n = n;
+	st->vs_good = t->vs_good;
+	st->vs_bad = t->vs_bad;
+	st->k = t->k;
+	st->outcome = t->outcome;
 }
 
 static int dd_test(void *ctx, const size_t *const *sets, const size_t *sizes, size_t nsets,
@@ -238,15 +220,18 @@ next:;
 		goto out;
 	for (size_t i = 0; i < nsets; i++) {
 		const struct tested *t = find_tested(b, flags[i]);
-		char g[96], r[96];
+		char g[96], r[96], *sub;
 
 		results[i] = t->outcome;
+		add_step(b, sets[i], sizes[i], t);
+		if (b->o->m.fmt != OUTFMT_TABLE)
+			continue;
 		cmd_format_rel(g, sizeof(g), t->vs_good.rel, t->vs_good.rel_lo, t->vs_good.rel_hi);
 		cmd_format_rel(r, sizeof(r), t->vs_bad.rel, t->vs_bad.rel_lo, t->vs_bad.rel_hi);
-		printf("  test ");
-		print_subset(b, sets[i], sizes[i]);
-		printf(": vs good %s, vs bad %s, %u seeds: %s\n", g, r, t->k,
-		       outcome_name(t->outcome));
+		sub = blame_subset_text(b, sets[i], sizes[i]);
+		printf("  test %s: vs good %s, vs bad %s, %u seeds: %s\n", sub, g, r, t->k,
+		       blame_outcome_name(t->outcome));
+		free(sub);
 	}
 	fflush(stdout);
 	ret = 0;
@@ -258,24 +243,12 @@ out:
 	return ret;
 }
 
-/* "-2.31% [-2.9%, -1.72%], p = 0.001, ranks p = 0.002" */
-static void print_effect(const char *label, const struct stats_test *t)
-{
-	char e[96], ps[80];
-
-	cmd_format_rel(e, sizeof(e), t->rel, t->rel_lo, t->rel_hi);
-	cmd_format_ps(ps, sizeof(ps), t->p, t->p_rank);
-	printf("  %s: %s, %s%s\n", label, e, ps,
-	       stats_significant(t, 0.05) ? "" : ", not significant");
-}
-
 /* The culprit's effect on good, and what the rest of the change adds. */
 static int report(struct blame *b, const size_t *set, size_t n)
 {
 	char *flags = flagdiff_apply(&b->d, set, n);
 	const char *all[3] = { b->good, b->bad, flags };
 	struct run_result res;
-	struct stats_test t;
 	int dup = gccopt_equal(flags, b->bad), ret = -1;
 	unsigned k = b->p.layout;
 
@@ -289,15 +262,15 @@ static int report(struct blame *b, const size_t *set, size_t n)
 	ret = -1;
 	if (interrupted(b, &res))
 		goto release;
-	printf("culprit: ");
-	print_subset(b, set, n);
-	printf("%s\n", n == b->d.nchanges ? " (all of the differences)" : "");
-	probe_judge(&t, &b->p, &res.configs[0], &res.configs[dup ? 1 : 2]);
-	print_effect("good + culprit vs good", &t);
-	if (!dup) {
-		probe_judge(&t, &b->p, &res.configs[2], &res.configs[1]);
-		print_effect("bad vs good + culprit (the rest)", &t);
-	}
+	b->culprit = xcalloc(n + 1, sizeof(*b->culprit));
+	memcpy(b->culprit, set, n * sizeof(*set));
+	b->nculprit = n;
+	probe_judge(&b->effect, &b->p, &res.configs[0], &res.configs[dup ? 1 : 2]);
+	if (!dup)
+		probe_judge(&b->rest, &b->p, &res.configs[2], &res.configs[1]);
+	b->has_rest = !dup;
+	if (b->o->m.fmt == OUTFMT_TABLE)
+		blame_print_culprit(b, OUTFMT_TABLE);
 	ret = 0;
 release:
 	run_result_release(&res);
@@ -310,7 +283,6 @@ static int blame(struct blame *b, const struct study *s)
 {
 	const char *ends[2];
 	struct run_result res;
-	struct stats_test t;
 	size_t *set = NULL, n;
 	int ret = EXIT_FAIL;
 
@@ -323,15 +295,8 @@ static int blame(struct blame *b, const struct study *s)
 		b->bad = flagdiff_apply(&b->d, every, b->d.nchanges);
 		free(every);
 	}
-	printf("blame: %s, objective %s, %u runs on each of %u layout seeds per variant\n",
-	       s->name, s->objectives[b->p.objective].name, b->p.repeats, b->p.layout);
-	printf("  good: %s\n  bad:  %s\n  %zu difference(s):", b->good, b->bad, b->d.nchanges);
-	for (size_t i = 0; i < b->d.nchanges; i++) {
-		char *c = flagdiff_describe(&b->d, i);
-
-		printf(" %s%s", c, i + 1 < b->d.nchanges ? ";" : "\n");
-		free(c);
-	}
+	if (b->o->m.fmt == OUTFMT_TABLE)
+		blame_print_head(b, s, OUTFMT_TABLE);
 	ends[0] = b->good;
 	ends[1] = b->bad;
 	if (probe_measure(&b->p, &res, ends, 2, NULL, 0) < 0) {
@@ -344,12 +309,16 @@ static int blame(struct blame *b, const struct study *s)
 			res.configs[0].status, res.configs[1].status, res.results_dir);
 		goto release;
 	}
-	b->dir = probe_judge(&t, &b->p, &res.configs[0], &res.configs[1]);
-	print_effect("bad vs good", &t);
-	if (t.layout_unreplicated)
+	b->dir = probe_judge(&b->ends, &b->p, &res.configs[0], &res.configs[1]);
+	if (b->o->m.fmt == OUTFMT_TABLE)
+		blame_print_effect("  ", "bad vs good", &b->ends);
+	if (b->ends.layout_unreplicated)
 		fprintf(stderr, "tuner: blame: warning: one layout seed per variant: a layout shift passes for an effect (use --layout K >= 2)\n");
 	if (!b->dir) {
-		printf("no significant difference between good and bad: nothing to blame\n");
+		if (b->o->m.fmt == OUTFMT_TABLE)
+			printf("%s\n", blame_nothing);
+		else
+			blame_print_doc(b, s, res.results_dir);
 		ret = EXIT_OK;
 		goto release;
 	}
@@ -366,9 +335,10 @@ static int blame(struct blame *b, const struct study *s)
 			cmd_print_error(tn_errmsg());
 		goto release;
 	}
-	printf("spent: %lu measurement runs, %lu builds (new in this invocation; the rest came from the journal)\n",
-	       b->p.measures_done, b->p.builds_done);
-	printf("results: %s\n", res.results_dir);
+	if (b->o->m.fmt == OUTFMT_TABLE)
+		blame_print_tail(b, OUTFMT_TABLE, res.results_dir);
+	else
+		blame_print_doc(b, s, res.results_dir);
 	ret = EXIT_OK;
 release:
 	if (b->interrupted) {
@@ -448,6 +418,10 @@ int cmd_blame(int argc, char **argv)
 	for (size_t i = 0; i < b.nt; i++)
 		free(b.t[i].flags);
 	free(b.t);
+	for (size_t i = 0; i < b.nsteps; i++)
+		free(b.steps[i].set);
+	free(b.steps);
+	free(b.culprit);
 	free(b.good);
 	free(b.bad);
 	free(key);

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
+#include "cmd_targets.h"
 #include "tuner/measure.h"
 #include "tuner/numfmt.h"
 #include "tuner/progress.h"
@@ -28,6 +30,11 @@ const char run_usage[] =
 	"                     (default: the committed revision only)\n"
 	"      --results DIR  where results go (default: results/<study>)\n"
 	"      --all          list every configuration, not only the Pareto set\n"
+	"      --format F     table (default), md (GitHub Markdown: the summary, the\n"
+	"                     table, the notes as bullets) or json (one object on\n"
+	"                     stdout: pareto.json's, with \"run\": this run's counts,\n"
+	"                     the results directory, the failed configurations and\n"
+	"                     their logs); progress and notes stay on stderr\n"
 	"      --retry-failed build again what failed to build, measure again what\n"
 	"                     failed to measure (a failure is otherwise a result)\n"
 	"  -q, --quiet        no progress on stderr\n"
@@ -51,12 +58,35 @@ static int failed(const struct config_result *c)
 	return strcmp(c->status, "ok") && strcmp(c->status, "incomplete");
 }
 
+/* The logs of a failed configuration (malloced strings into *out, which
+ * the caller frees with each); none when it was measured as another. */
+static size_t failure_logs(char ***out, const struct study *s, const struct config_result *cr)
+{
+	size_t n = 0;
+
+	*out = xcalloc(cr->nbuilds * (s->ntestbeds + 1) + 1, sizeof(**out));
+	for (size_t k = 0; k < cr->nbuilds; k++) {
+		if (strcmp(cr->status, "measure-failed")) {
+			(*out)[n++] = xasprintf("%s/build.log", cr->build_dirs[k]);
+			continue;
+		}
+		if (cr->same_code_as[0])
+			break;
+		for (size_t t = 0; t < s->ntestbeds; t++)
+			(*out)[n++] = measure_log_path(cr->build_dirs[k], s->testbeds[t]);
+	}
+	return n;
+}
+
 /*
  * The configurations that failed, how many of each kind, and the log of
- * each (the reasons are in it and in journal.jsonl). Returns how many.
+ * each (the reasons are in it and in journal.jsonl), as text or Markdown.
+ * Returns how many.
  */
-static size_t failure_summary(const struct study *s, const struct run_result *res)
+static size_t failure_summary(const struct study *s, const struct run_result *res,
+			      enum outfmt fmt)
 {
+	const int md = fmt == OUTFMT_MD;
 	const char **kinds;
 	size_t *counts, nkinds = 0, n = 0;
 
@@ -64,7 +94,7 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 		n += (size_t)failed(&res->configs[c]);
 	if (!n)
 		return 0;
-	printf("\nfailed: %zu of %zu configuration%s", n, res->nconfigs,
+	printf("\n%sfailed: %zu of %zu configuration%s", md ? "#### " : "", n, res->nconfigs,
 	       res->nconfigs == 1 ? "" : "s");
 	/* How many of each kind, kinds in order of first appearance. */
 	kinds = xcalloc(n, sizeof(*kinds));
@@ -84,43 +114,40 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 		printf("%s%zu %s", k ? ", " : " (", counts[k], kinds[k]);
 	free(kinds);
 	free(counts);
-	printf("); `tuner run --retry-failed` tries them again:\n");
+	printf("); `tuner run --retry-failed` tries them again%s\n", md ? "\n" : ":");
 	for (size_t c = 0; c < res->nconfigs; c++) {
 		const struct config_result *cr = &res->configs[c];
+		char **logs, *flags;
+		size_t nlogs;
 
 		if (!failed(cr))
 			continue;
-		printf("  %s  %s  [%s]\n", cr->id, *cr->flags ? cr->flags : "(no flags)", cr->status);
-		for (size_t k = 0; k < cr->nbuilds; k++) {
-			if (strcmp(cr->status, "measure-failed")) {
-				printf("    %s/build.log\n", cr->build_dirs[k]);
-				continue;
-			}
-			if (cr->same_code_as[0]) {
-				printf("    measured as %s (the same code): its logs\n",
-				       cr->same_code_as);
-				break;
-			}
-			for (size_t t = 0; t < s->ntestbeds; t++) {
-				char *log = measure_log_path(cr->build_dirs[k], s->testbeds[t]);
-				printf("    %s\n", log);
-				free(log);
-			}
+		flags = cmd_flags_text(cr->flags, fmt);
+		printf("%s%s  %s  [%s]\n", md ? "- " : "  ", cr->id, flags, cr->status);
+		free(flags);
+		nlogs = failure_logs(&logs, s, cr);
+		if (!nlogs && !strcmp(cr->status, "measure-failed") && cr->same_code_as[0])
+			printf("%smeasured as %s (the same code): its logs\n", md ? "  - " : "    ",
+			       cr->same_code_as);
+		for (size_t k = 0; k < nlogs; k++) {
+			printf("%s%s\n", md ? "  - " : "    ", logs[k]);
+			free(logs[k]);
 		}
+		free(logs);
 	}
 	return n;
 }
 
 /* build.equivalent: skip: what each prediction came to. */
-static void print_predictions(const struct run_result *res)
+static void print_predictions(const struct run_result *res, const char *li)
 {
 	for (size_t k = 0; k < res->npredictions; k++) {
 		const struct run_prediction *p = &res->predictions[k];
 		const char *builds = p->pgo ? "PGO build" : "build";
 
 		if (p->checked > 0)
-			printf("equivalent: %lu %s%s not made: gcc ignores %s at -Os and -Oz, as predicted "
-			       "(checked: %s built the same code as %s)\n", p->skipped, builds,
+			printf("%sequivalent: %lu %s%s not made: gcc ignores %s at -Os and -Oz, as predicted "
+			       "(checked: %s built the same code as %s)\n", li, p->skipped, builds,
 			       p->skipped == 1 ? "" : "s", p->ignored, p->twin, p->lead);
 		else if (p->checked < 0)
 			fprintf(stderr, "tuner: note: predicted that gcc ignores %s at -Os and -Oz in %s, "
@@ -130,7 +157,7 @@ static void print_predictions(const struct run_result *res)
 }
 
 /* train.share: check: what each kind of switch came to. */
-static void print_shares(const struct run_result *res)
+static void print_shares(const struct run_result *res, const char *li)
 {
 	struct strbuf same = STRBUF_INIT;
 
@@ -146,19 +173,103 @@ static void print_shares(const struct run_result *res)
 				"differing in it each trained their own\n", p->kind, p->twin, p->lead);
 	}
 	if (res->trainings_shared || same.len)
-		printf("profiles: %lu PGO build%s used an earlier build's profile (no instrumented "
-		       "build, no training)%s%s\n", res->trainings_shared,
+		printf("%sprofiles: %lu PGO build%s used an earlier build's profile (no instrumented "
+		       "build, no training)%s%s\n", li, res->trainings_shared,
 		       numfmt_s(res->trainings_shared),
 		       same.len ? "; these leave the profile as it is, as predicted and checked by "
 				  "a pair that trained the same one: " : "", strbuf_str(&same));
 	strbuf_release(&same);
 }
 
+/* The run's summary and the Pareto set as text or Markdown. */
+static void print_run(const struct study *s, const struct run_result *res, int all,
+		      enum outfmt fmt)
+{
+	const int md = fmt == OUTFMT_MD;
+	const char *li = cmd_bullet(fmt);
+
+	if (md)
+		printf("### tuner run: study %s\n\n- ", s->name);
+	else
+		printf("study %s: ", s->name);
+	printf("%zu configuration%s x %u layout seed%s; source %.12s%s\n", res->nconfigs,
+	       numfmt_s(res->nconfigs), s->layout_samples, numfmt_s(s->layout_samples),
+	       res->commit, res->dirty ? " (dirty)" : "");
+	printf("%sbuilds: %lu new (%lu failed), ", li, res->builds_done, res->builds_failed);
+	if (res->builds_skipped)
+		printf("%lu not needed, ", res->builds_skipped);
+	printf("%lu from the journal; measurements: %lu new, %lu from the journal\n",
+	       res->builds_cached, res->measures_done, res->measures_cached);
+	print_predictions(res, li);
+	print_shares(res, li);
+	if (res->raced)
+		printf("%sracing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",
+		       li, res->race_measures, res->race_full, s->repeats_max);
+	printf("\n");
+	if (res->interrupted)
+		printf("%s: the set below covers only what finished\n%s",
+		       md ? "**interrupted**" : "interrupted", md ? "\n" : "");
+	printf("%sPareto set (%zu of %zu configuration%s)%s\n", md ? "#### " : "", res->nfront,
+	       res->nconfigs, numfmt_s(res->nconfigs), md ? "\n" : ":");
+	if (md)
+		report_markdown(stdout, s, res, all);
+	else
+		report_table(stdout, s, res, all);
+}
+
+/* The run as one JSON object: pareto.json's, with "run" (this run's
+ * counts, the results directory, the failed configurations and their
+ * logs). */
+static void print_run_json(const struct study *s, const struct run_result *res)
+{
+	json_t *root = report_json_doc(s, res), *run = json_object(), *fails = json_array();
+
+	json_object_set_new(run, "results", json_string(res->results_dir));
+	json_object_set_new(run, "interrupted", json_boolean(res->interrupted));
+	json_object_set_new(run, "layout_seeds", json_integer(s->layout_samples));
+	json_object_set_new(run, "builds_new", json_integer((json_int_t)res->builds_done));
+	json_object_set_new(run, "builds_failed", json_integer((json_int_t)res->builds_failed));
+	json_object_set_new(run, "builds_not_needed", json_integer((json_int_t)res->builds_skipped));
+	json_object_set_new(run, "builds_journal", json_integer((json_int_t)res->builds_cached));
+	json_object_set_new(run, "measurements_new", json_integer((json_int_t)res->measures_done));
+	json_object_set_new(run, "measurements_journal",
+			    json_integer((json_int_t)res->measures_cached));
+	json_object_set_new(run, "profiles_shared",
+			    json_integer((json_int_t)res->trainings_shared));
+	for (size_t c = 0; c < res->nconfigs; c++) {
+		const struct config_result *cr = &res->configs[c];
+		json_t *f, *jl;
+		char **logs;
+		size_t n;
+
+		if (!failed(cr))
+			continue;
+		f = json_object();
+		jl = json_array();
+		json_object_set_new(f, "config", json_string(cr->id));
+		json_object_set_new(f, "flags", json_string(cr->flags));
+		json_object_set_new(f, "status", json_string(cr->status));
+		n = failure_logs(&logs, s, cr);
+		for (size_t k = 0; k < n; k++) {
+			json_array_append_new(jl, json_string(logs[k]));
+			free(logs[k]);
+		}
+		free(logs);
+		json_object_set_new(f, "logs", jl);
+		json_array_append_new(fails, f);
+	}
+	json_object_set_new(run, "failed", fails);
+	json_object_set_new(root, "run", run);
+	cmd_print_json(root);
+}
+
 /* Runs the study and prints its results; returns the exit code. */
-static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats)
+static int run_and_report(const struct study *s, const struct run_opts *opts, int all, int stats,
+			  enum outfmt fmt)
 {
 	struct run_result res;
 	char *json, *csv;
+	size_t nfailed;
 	int ret;
 
 	if (run_study(&res, s, opts) < 0) {
@@ -166,28 +277,10 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 		run_result_release(&res);
 		return ret;
 	}
-
-	printf("study %s: %zu configuration%s x %u layout seed%s; source %.12s%s\n", s->name,
-	       res.nconfigs, numfmt_s(res.nconfigs), s->layout_samples,
-	       numfmt_s(s->layout_samples), res.commit, res.dirty ? " (dirty)" : "");
-	printf("builds: %lu new (%lu failed), ", res.builds_done, res.builds_failed);
-	if (res.builds_skipped)
-		printf("%lu not needed, ", res.builds_skipped);
-	printf("%lu from the journal; measurements: %lu new, %lu from the journal\n",
-	       res.builds_cached, res.measures_done, res.measures_cached);
-	print_predictions(&res);
-	print_shares(&res);
-	if (res.raced)
-		printf("racing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",
-		       res.race_measures, res.race_full, s->repeats_max);
 	if (res.worktree_dirty && !res.dirty)
 		fprintf(stderr, "tuner: note: the work tree has uncommitted changes; they were not built (use --dirty)\n");
-	printf("\n");
-	if (res.interrupted)
-		printf("interrupted: the set below covers only what finished\n");
-	printf("Pareto set (%zu of %zu configuration%s):\n", res.nfront, res.nconfigs,
-	       numfmt_s(res.nconfigs));
-	report_table(stdout, s, &res, all);
+	if (fmt != OUTFMT_JSON)
+		print_run(s, &res, all, fmt);
 
 	json = xasprintf("%s/pareto.json", res.results_dir);
 	csv = xasprintf("%s/results.csv", res.results_dir);
@@ -195,8 +288,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	if (report_json(s, &res, json) < 0 || report_csv(s, &res, csv) < 0) {
 		cmd_print_error(tn_errmsg());
 		ret = EXIT_FAIL;
-	} else {
-		printf("\nresults: %s (journal.jsonl, pareto.json, results.csv)\n", res.results_dir);
+	} else if (fmt != OUTFMT_JSON) {
+		printf("\n%sresults: %s (journal.jsonl, pareto.json, results.csv)\n",
+		       cmd_bullet(fmt), res.results_dir);
 	}
 	if (stats) {
 		unsigned long evals = res.builds_done + res.builds_cached;
@@ -204,7 +298,15 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 			evals, res.wall, res.cpu_self,
 			evals ? res.cpu_self * 1e3 / (double)evals : 0.0);
 	}
-	if (!res.interrupted && failure_summary(s, &res) && ret == EXIT_OK)
+	if (fmt == OUTFMT_JSON) {
+		print_run_json(s, &res);
+		nfailed = 0;
+		for (size_t c = 0; c < res.nconfigs; c++)
+			nfailed += (size_t)failed(&res.configs[c]);
+	} else {
+		nfailed = res.interrupted ? 0 : failure_summary(s, &res, fmt);
+	}
+	if (!res.interrupted && nfailed && ret == EXIT_OK)
 		ret = EXIT_FAILED;
 	if (res.interrupted)
 		ret = EXIT_INTERRUPTED;
@@ -216,7 +318,8 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY };
+	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY,
+	       OPT_FORMAT };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
@@ -224,6 +327,7 @@ int cmd_run(int argc, char **argv)
 		{ "dirty", no_argument, NULL, OPT_DIRTY },
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "all", no_argument, NULL, OPT_ALL },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "retry-failed", no_argument, NULL, OPT_RETRY },
@@ -233,6 +337,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts opts = RUN_OPTS_INIT;
 	struct cmd_reporter rep;
 	struct study s;
+	enum outfmt fmt = OUTFMT_TABLE;
 	int c, all = 0, quiet = 0, stats = 0, ret;
 
 	if (cmd_wants_help(argc, argv, "run"))
@@ -268,6 +373,10 @@ int cmd_run(int argc, char **argv)
 		case OPT_ALL:
 			all = 1;
 			break;
+		case OPT_FORMAT:
+			if (cmd_format_option(&fmt, "run", optarg))
+				return EXIT_USAGE;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -295,7 +404,7 @@ int cmd_run(int argc, char **argv)
 		return ret;
 	cmd_reporter_init(&rep, quiet);
 	opts.report = &rep.r;
-	ret = run_and_report(&s, &opts, all, stats);
+	ret = run_and_report(&s, &opts, all, stats, fmt);
 	cmd_close_study(&s);
 	return ret;
 }

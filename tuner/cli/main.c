@@ -30,6 +30,10 @@ static const struct cmd commands[] = {
 	  layout_usage },
 	{ "uarch", cmd_uarch, "weigh saved router-model counters with other penalties",
 	  uarch_usage },
+	{ "report", cmd_report, "results as one self-contained HTML page, one study or several targets", report_usage },
+	{ "effects", cmd_effects, "what each flag value does, target by target", effects_usage },
+	{ "defaults", cmd_defaults, "each target's best flags; one default for all", defaults_usage },
+	{ "diff", cmd_diff, "compare two results, configuration by configuration", diff_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 
@@ -238,9 +242,19 @@ int cmd_count_option(unsigned *out, const char *name, const char *opt, const cha
 	return 0;
 }
 
+int cmd_format_option(enum outfmt *out, const char *name, const char *arg)
+{
+	if (outfmt_parse(out, arg) == 0)
+		return 0;
+	fprintf(stderr, "tuner: %s: --format is table, md or json, not '%s'\n", name, arg);
+	return EXIT_USAGE;
+}
+
 int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv)
 {
 	switch (c) {
+	case CMD_OPT_FORMAT:
+		return cmd_format_option(&o->fmt, name, optarg);
 	case CMD_OPT_REPEATS:
 		return cmd_count_option(&o->repeats, name, "--repeats", optarg, 100000);
 	case CMD_OPT_LAYOUT:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* journal_record: see tuner/journal_record.h */
 #include "journal_record.h"
+#include "jsonkind.h"
 #include "tuner/util.h"
 
 #include <math.h>
@@ -256,29 +257,15 @@ static int rd_bad(struct reader *rd, const char *field, const char *fmt, ...)
 {
 	char what[160];
 	va_list ap;
+	int first;
 
-	if (rd->bad)
-		return -1;
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	first = json_first_bad(&rd->bad, what, sizeof(what), fmt, ap);
 	va_end(ap);
-	rd->bad = 1;
+	if (!first)
+		return -1;
 	return tn_error_at(rd->path, (int)rd->line, 0, "bad %s record: '%s' %s", rd->type,
 			   field, what);
-}
-
-static const char *json_kind(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "a value";
 }
 
 /* A string, or NULL when absent or null (required: then wrong). */

@@ -6,10 +6,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
 #include "tuner/numfmt.h"
+#include "tuner/outfmt.h"
 #include "tuner/util.h"
 
 static int objective_modelled(const struct objective *o)
@@ -115,7 +118,8 @@ static int single_samples(const struct run_result *r, size_t i)
 	return some;
 }
 
-static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied)
+static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied,
+			const char *bullet)
 {
 	int noisy = 0;
 	size_t twins = 0;
@@ -123,30 +127,49 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 	for (size_t c = 0; c < r->nconfigs; c++)
 		twins += r->configs[c].same_code_as[0] != '\0';
 	if (twins)
-		fprintf(f, "same code: %zu configuration%s built the same code as another (the allocated sections of the artifact), measured once, samples shared\n",
-			twins, twins == 1 ? "" : "s");
+		fprintf(f, "%ssame code: %zu configuration%s built the same code as another (the allocated sections of the artifact), measured once, samples shared\n",
+			bullet, twins, twins == 1 ? "" : "s");
 	if (tied)
-		fprintf(f, "~ on the front within noise: another configuration dominates its estimates, but not significantly (95%%)\n");
+		fprintf(f, "%s~ on the front within noise: another configuration dominates its estimates, but not significantly (95%%)\n",
+			bullet);
 	for (size_t i = 0; i < s->nobjectives; i++) {
 		const struct objective *o = &s->objectives[i];
 		if (o->from_size)
 			continue;
 		noisy |= r->noisy && r->noisy[i];
 		if (r->nconfigs && single_samples(r, i))
-			fprintf(f, "note: %s: one sample per configuration, so the front compares the values as exact (no noise estimate; see measure.repeats, layout.samples)\n",
-				o->name);
+			fprintf(f, "%snote: %s: one sample per configuration, so the front compares the values as exact (no noise estimate; see measure.repeats, layout.samples)\n",
+				bullet, o->name);
 	}
 	if (noisy && s->layout_samples > 1)
-		fprintf(f, "noise: run / layout = measurement and layout-seed standard deviations, relative to the value (%u layout seeds)\n",
-			s->layout_samples);
+		fprintf(f, "%snoise: run / layout = measurement and layout-seed standard deviations, relative to the value (%u layout seeds)\n",
+			bullet, s->layout_samples);
 	else if (noisy)
-		fprintf(f, "note: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n");
+		fprintf(f, "%snote: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n",
+			bullet);
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		const struct objective *o = &s->objectives[i];
+		const struct ua_config *u = &s->uarch;
+
+		if (!objective_modelled(o))
+			continue;
+		if (ua_score_parser_valid(o->parser))
+			fprintf(f, "%snote: %s is MODELLED (the uarch plugin's %s core, its caches and "
+				   "branch predictors; cycles per instruction %g, per L1I miss %g, "
+				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g; %g MHz), "
+				   "not measured on hardware\n",
+				bullet, o->name, u->preset, u->insn, u->l1i_miss, u->l1d_miss,
+				u->l2_miss, u->taken, u->mispredict, u->clock_mhz);
+		else
+			fprintf(f, "%snote: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
+				bullet, o->name, s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
+	}
 }
 
 /* build.applied: the requested flags that did not reach every compile,
  * "[not applied: F]" when in none, else how many they did reach
  * ("[in effect in 795/797 only: -O2]": a kernel whose lz4 forces -O3). */
-static void print_missed(FILE *f, const struct config_result *c)
+static void add_missed(struct strbuf *sb, const struct config_result *c)
 {
 	const struct applied *a = &c->applied;
 	const char *sep = "  [";
@@ -157,23 +180,54 @@ static void print_missed(FILE *f, const struct config_result *c)
 		if (!applied_flag_missed(a, fl))
 			continue;
 		if (fl->in_effect)
-			fprintf(f, "%sin effect in %u/%u only: %s", sep, fl->in_effect, a->lines,
-				fl->flag);
+			strbuf_addf(sb, "%sin effect in %u/%u only: %s", sep, fl->in_effect, a->lines,
+				    fl->flag);
 		else
-			fprintf(f, "%snot applied: %s", sep, fl->flag);
+			strbuf_addf(sb, "%snot applied: %s", sep, fl->flag);
 		sep = "; ";
 	}
 	if (*sep == ';')
-		fputc(']', f);
+		strbuf_addch(sb, ']');
 	else if (a->checked && !a->lines)
-		fprintf(f, "  [applied flags unknown]");
+		strbuf_addstr(sb, "  [applied flags unknown]");
 }
 
-void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
+/* What follows the flags: "  [failed]", "  [tied with ID]", ... */
+static void add_status(struct strbuf *sb, const struct config_result *c)
+{
+	if (strcmp(c->status, "ok"))
+		strbuf_addf(sb, "  [%s]", c->status);
+	else if (!c->feasible)
+		strbuf_addstr(sb, "  [over a limit]");
+	else if (c->tied && c->ntied == 1)
+		strbuf_addf(sb, "  [tied with %s]", c->tied_with[0]);
+	else if (c->tied)
+		strbuf_addf(sb, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
+	add_missed(sb, c);
+	if (c->same_code_as[0])
+		strbuf_addf(sb, "  [same code as %s]", c->same_code_as);
+}
+
+/* One cell: a text column padded to width (none: the last), or a
+ * Markdown table's cell. */
+static void put_cell(FILE *f, struct outfmt_table *md, const char *sep, int width,
+		     const char *v)
+{
+	if (md)
+		outfmt_cell(md, "%s", v);
+	else
+		fprintf(f, "%s%-*s", sep, width, v);
+}
+
+/* The table of report_table() as text (md NULL) or into md; returns how
+ * many configurations it shows and sets *tied when one of them is. */
+static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s,
+			 const struct run_result *r, int all, int *tied)
 {
 	size_t *order = xcalloc(r->nconfigs ? r->nconfigs : 1, sizeof(*order));
+	struct strbuf st = STRBUF_INIT;
 	size_t shown = 0;
-	int tied = 0;
+	char v[128];
 
 	for (size_t i = 0; i < r->nconfigs; i++)
 		order[i] = i;
@@ -181,76 +235,90 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 	sort_ctx.r = r;
 	qsort(order, r->nconfigs, sizeof(*order), cmp_rows);
 
-	fprintf(f, "%-5s %-16s %-3s", "front", "config", "pgo");
+	put_cell(f, md, "", 5, "front");
+	put_cell(f, md, " ", 16, "config");
+	put_cell(f, md, " ", 3, "pgo");
 	for (size_t i = 0; i < s->nobjectives; i++) {
-		char head[128];
 		const struct objective *o = &s->objectives[i];
-		snprintf(head, sizeof(head), "%s%s%s%s (%s)", o->name, *o->unit ? " " : "",
-			 o->unit, "", o->maximize ? "max" : "min");
-		fprintf(f, "  %-28s", head);
+
+		snprintf(v, sizeof(v), "%s%s%s (%s)", o->name, *o->unit ? " " : "", o->unit,
+			 o->maximize ? "max" : "min");
+		put_cell(f, md, "  ", 28, v);
 	}
 	for (size_t i = 0; i < s->nobjectives; i++) {
-		char head[128];
 		if (!spread_column(s, r, i))
 			continue;
-		snprintf(head, sizeof(head), "%s noise run / layout", s->objectives[i].name);
-		fprintf(f, "  %-24s", head);
+		snprintf(v, sizeof(v), "%s noise run / layout", s->objectives[i].name);
+		put_cell(f, md, "  ", 24, v);
 	}
-	fprintf(f, "  %s\n", "flags / status");
+	if (md) {
+		outfmt_cell(md, "flags");
+		outfmt_cell(md, "status");
+	} else {
+		fprintf(f, "  %s\n", "flags / status");
+	}
 	for (size_t k = 0; k < r->nconfigs; k++) {
 		const struct config_result *c = &r->configs[order[k]];
 		if (!all && !c->on_front)
 			continue;
-		fprintf(f, "%-5s %-16s %-3s", front_mark(c), c->id, c->pgo ? "on" : "off");
+		put_cell(f, md, "", 5, front_mark(c));
+		put_cell(f, md, " ", 16, c->id);
+		put_cell(f, md, " ", 3, c->pgo ? "on" : "off");
 		for (size_t i = 0; i < s->nobjectives; i++) {
-			char v[128];
 			format_value(v, sizeof(v), &c->obj[i]);
-			fprintf(f, "  %-28s", v);
+			put_cell(f, md, "  ", 28, v);
 		}
 		for (size_t i = 0; i < s->nobjectives; i++) {
-			char v[64];
 			if (!spread_column(s, r, i))
 				continue;
 			format_spread(v, sizeof(v), c, i);
-			fprintf(f, "  %-24s", v);
+			put_cell(f, md, "  ", 24, v);
 		}
-		fprintf(f, "  %s", *c->flags ? c->flags : "(no flags)");
-		if (strcmp(c->status, "ok"))
-			fprintf(f, "  [%s]", c->status);
-		else if (!c->feasible)
-			fprintf(f, "  [over a limit]");
-		else if (c->tied && c->ntied == 1)
-			fprintf(f, "  [tied with %s]", c->tied_with[0]);
-		else if (c->tied)
-			fprintf(f, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
-		print_missed(f, c);
-		if (c->same_code_as[0])
-			fprintf(f, "  [same code as %s]", c->same_code_as);
-		fputc('\n', f);
-		tied |= c->tied;
+		strbuf_reset(&st);
+		add_status(&st, c);
+		if (md) {
+			if (*c->flags)
+				outfmt_cell(md, "`%s`", c->flags);
+			else
+				outfmt_cell(md, "(no flags)");
+			outfmt_cell(md, "%s", strbuf_str(&st) + strspn(strbuf_str(&st), " "));
+		} else {
+			fprintf(f, "  %s%s\n", *c->flags ? c->flags : "(no flags)", strbuf_str(&st));
+		}
+		*tied |= c->tied;
 		shown++;
 	}
-	if (!shown)
-		fprintf(f, "(no configuration is on the front)\n");
-	table_notes(f, s, r, tied);
-	for (size_t i = 0; i < s->nobjectives; i++) {
-		const struct objective *o = &s->objectives[i];
-		const struct ua_config *u = &s->uarch;
-
-		if (!objective_modelled(o))
-			continue;
-		if (ua_score_parser_valid(o->parser))
-			fprintf(f, "note: %s is MODELLED (the uarch plugin's %s core, its caches and "
-				   "branch predictors; cycles per instruction %g, per L1I miss %g, "
-				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g; %g MHz), "
-				   "not measured on hardware\n",
-				o->name, u->preset, u->insn, u->l1i_miss, u->l1d_miss, u->l2_miss,
-				u->taken, u->mispredict, u->clock_mhz);
-		else
-			fprintf(f, "note: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
-				o->name, s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
-	}
+	strbuf_release(&st);
 	free(order);
+	return shown;
+}
+
+void report_table(FILE *f, const struct study *s, const struct run_result *r, int all)
+{
+	int tied = 0;
+
+	if (!table_rows(f, NULL, s, r, all, &tied))
+		fprintf(f, "(no configuration is on the front)\n");
+	table_notes(f, s, r, tied, "");
+}
+
+void report_markdown(FILE *f, const struct study *s, const struct run_result *r, int all)
+{
+	struct outfmt_table md;
+	size_t cols = 5 + s->nobjectives, shown;
+	int tied = 0;
+
+	for (size_t i = 0; i < s->nobjectives; i++)
+		cols += (size_t)spread_column(s, r, i);
+	outfmt_table_init(&md, cols);
+	/* With no row, the header and separator are still a table. */
+	shown = table_rows(f, &md, s, r, all, &tied);
+	outfmt_table_print(f, &md, OUTFMT_MD);
+	fputc('\n', f);
+	if (!shown)
+		fprintf(f, "- (no configuration is on the front)\n");
+	outfmt_table_release(&md);
+	table_notes(f, s, r, tied, "- ");
 }
 
 static json_t *num_or_null(double v)
@@ -337,12 +405,34 @@ static json_t *config_json(const struct study *s, const struct config_result *c)
 	return o;
 }
 
-int report_json(const struct study *s, const struct run_result *r, const char *path)
+/* Where and when: the host (uname's node name and machine) and the
+ * run's end as ISO 8601 UTC. */
+static void provenance_json(json_t *root, const struct run_result *r)
+{
+	struct utsname u;
+	struct tm tm;
+	char date[32];
+
+	json_object_set_new(root, "compiler", r->compiler ? json_string(r->compiler) : json_null());
+	if (uname(&u) == 0) {
+		json_t *host = json_object();
+		json_object_set_new(host, "name", json_string(u.nodename));
+		json_object_set_new(host, "machine", json_string(u.machine));
+		json_object_set_new(root, "host", host);
+	} else {
+		json_object_set_new(root, "host", json_null());
+	}
+	if (r->ended && gmtime_r(&r->ended, &tm) &&
+	    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		json_object_set_new(root, "date", json_string(date));
+	else
+		json_object_set_new(root, "date", json_null());
+}
+
+json_t *report_json_doc(const struct study *s, const struct run_result *r)
 {
 	json_t *root = json_object(), *objs = json_array(), *front = json_array(),
 	       *all = json_array(), *src = json_object();
-	char *text;
-	int ret;
 
 	json_object_set_new(root, "study", json_string(s->name));
 	json_object_set_new(root, "study_hash", json_string(s->hash));
@@ -351,6 +441,7 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 	json_object_set_new(src, "tree", json_string(r->tree));
 	json_object_set_new(src, "dirty", json_boolean(r->dirty));
 	json_object_set_new(root, "source", src);
+	provenance_json(root, r);
 	json_object_set_new(root, "complete", json_boolean(!r->interrupted));
 	json_object_set_new(root, "confidence", json_real(0.95));
 	if (r->raced) {
@@ -378,6 +469,15 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 	}
 	json_object_set_new(root, "front", front);
 	json_object_set_new(root, "configs", all);
+	return root;
+}
+
+int report_json(const struct study *s, const struct run_result *r, const char *path)
+{
+	json_t *root = report_json_doc(s, r);
+	char *text;
+	int ret;
+
 	text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
 	json_decref(root);
 	if (!text)
@@ -432,10 +532,26 @@ static void csv_applied(struct strbuf *sb, const struct applied *a)
 	strbuf_release(&missed);
 }
 
+/* dim:NAME per dimension: the configuration's value in each (all empty
+ * when its flags are not the study space's, which a run's never are). */
+static void csv_dims(struct strbuf *sb, const struct space *sp, const struct config_result *cr,
+		     size_t *pick)
+{
+	int found = space_flags_pick(pick, sp, cr->flags, cr->pgo ? PGO_ON : PGO_OFF);
+
+	for (size_t d = 0; d < sp->ndims; d++) {
+		strbuf_addch(sb, ',');
+		if (found)
+			csv_field(sb, sp->dims[d].values[pick[d]]);
+	}
+}
+
 int report_csv(const struct study *s, const struct run_result *r, const char *path)
 {
 	static const char *const parts[] = { "", "_n", "_median", "_sd", "_min", "_max" };
 	static const char *const spread[] = { "_run_sd", "_layout_sd" };
+	const struct space *sp = &s->space;
+	size_t *pick = xcalloc(sp->ndims + 1, sizeof(*pick));
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
@@ -450,6 +566,8 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 		for (size_t k = 0; k < ARRAY_SIZE(spread); k++)
 			csv_header(&sb, s->objectives[i].name, spread[k]);
 	strbuf_addstr(&sb, ",applied_lines,not_applied,same_code_as");
+	for (size_t d = 0; d < sp->ndims; d++)
+		csv_header(&sb, "dim:", sp->dims[d].name);
 	strbuf_addstr(&sb, "\r\n");
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
@@ -478,9 +596,11 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 		}
 		csv_applied(&sb, &cr->applied);
 		strbuf_addf(&sb, ",%s", cr->same_code_as);
+		csv_dims(&sb, sp, cr, pick);
 		strbuf_addstr(&sb, "\r\n");
 	}
 	ret = write_file_atomic(path, sb.buf, sb.len);
 	strbuf_release(&sb);
+	free(pick);
 	return ret;
 }

@@ -255,6 +255,8 @@ out:
 	pool_free(ctx.pool);
 	out->wall = now_seconds() - start;
 	out->cpu_self = cpu_self() - cpu0;
+	out->ended = time(NULL);
+	out->compiler = compiler;
 	for (size_t i = 0; i < nunits; i++) {
 		free(units[i].cfg.flags);
 		free(units[i].dir);
@@ -283,7 +285,6 @@ out:
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		gitsrc_release(&ctx.srcs[r]);
 	free(ctx.srcs);
-	free(compiler);
 	free(journal_path);
 	free(builds_root);
 	free(ctx.cache_dir);
@@ -320,5 +321,6 @@ void run_result_release(struct run_result *r)
 	free(r->shares);
 	free(r->noisy);
 	free(r->results_dir);
+	free(r->compiler);
 	memset(r, 0, sizeof(*r));
 }

@@ -188,6 +188,61 @@ int space_config_pick(struct config *out, const struct space *s, const size_t *p
 	return 0;
 }
 
+/*
+ * flags + pos as the values of dimensions d.. (a PGO dimension takes
+ * pgo), into pick. failed[d * (len + 1) + pos] remembers what cannot be
+ * matched, so that the search is polynomial however the values repeat.
+ */
+static int match_values(size_t *pick, const struct space *s, size_t d, const char *flags,
+			size_t pos, enum pgo_mode pgo, unsigned char *failed, size_t len)
+{
+	if (d == s->ndims)
+		return flags[pos] == '\0';
+	if (failed[d * (len + 1) + pos])
+		return 0;
+	for (size_t v = 0; v < s->dims[d].nvalues; v++) {
+		const char *val = s->dims[d].values[v];
+		size_t n = strlen(val), next = pos;
+
+		if (s->dims[d].kind == DIM_PGO) {
+			if (!strcmp(val, "on") != (pgo == PGO_ON))
+				continue;
+		} else if (n) {
+			/* The value, then the joining space or the end; a space
+			 * then nothing is not what a join makes. */
+			if (strncmp(flags + pos, val, n))
+				continue;
+			if (flags[pos + n] == ' ' && flags[pos + n + 1])
+				next = pos + n + 1;
+			else if (flags[pos + n] == '\0')
+				next = pos + n;
+			else
+				continue;
+		}
+		pick[d] = v;
+		if (match_values(pick, s, d + 1, flags, next, pgo, failed, len))
+			return 1;
+	}
+	failed[d * (len + 1) + pos] = 1;
+	return 0;
+}
+
+int space_flags_pick(size_t *pick, const struct space *s, const char *flags,
+		     enum pgo_mode pgo)
+{
+	size_t len = strlen(flags);
+	unsigned char *failed = xcalloc((s->ndims + 1) * (len + 1), 1);
+	struct config c = CONFIG_INIT;
+	int found = match_values(pick, s, 0, flags, 0, pgo, failed, len);
+
+	/* A space without a pgo dimension makes no PGO configuration. */
+	if (found && space_config_pick(&c, s, pick) == 0)
+		found = c.pgo == pgo && !strcmp(c.flags, flags);
+	config_release(&c);
+	free(failed);
+	return found;
+}
+
 /* Adds the overrides of the switches of a (dimension da, value va) by
  * those of b (db, vb) when a's come first in "a b". */
 static void overrides_of(struct space_override **out, size_t *n, size_t *alloc,

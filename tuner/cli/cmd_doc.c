@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the measuring commands share for --format (cmd_doc.h). */
+#include "cmd_doc.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "tuner/util.h"
+
+json_t *cmd_json_num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *cmd_test_json(const struct stats_test *t, int significant)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "diff", cmd_json_num(t->diff));
+	json_object_set_new(o, "diff_lo", cmd_json_num(t->diff_lo));
+	json_object_set_new(o, "diff_hi", cmd_json_num(t->diff_hi));
+	json_object_set_new(o, "rel", cmd_json_num(t->rel));
+	json_object_set_new(o, "rel_lo", cmd_json_num(t->rel_lo));
+	json_object_set_new(o, "rel_hi", cmd_json_num(t->rel_hi));
+	json_object_set_new(o, "p", cmd_json_num(t->p));
+	json_object_set_new(o, "p_rank", cmd_json_num(t->p_rank));
+	json_object_set_new(o, "units_a", json_integer((json_int_t)t->na));
+	json_object_set_new(o, "units_b", json_integer((json_int_t)t->nb));
+	json_object_set_new(o, "significant", json_boolean(significant));
+	return o;
+}
+
+char *cmd_flags_text(const char *flags, enum outfmt fmt)
+{
+	if (!*flags)
+		return xstrdup("(no flags)");
+	return xasprintf(fmt == OUTFMT_MD ? "`%s`" : "%s", flags);
+}
+
+const char *cmd_bullet(enum outfmt fmt)
+{
+	return fmt == OUTFMT_MD ? "- " : "";
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What run, compare, blame and bisect share for --format md and json:
+ * their facts as JSON (jansson) and as Markdown cells. With md or json,
+ * stdout holds the document only; progress and notes stay on stderr.
+ */
+#ifndef TUNER_CMD_DOC_H
+#define TUNER_CMD_DOC_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "tuner/outfmt.h"
+#include "tuner/stats.h"
+
+/* v, or null when not finite (JSON has no NaN). A new reference. */
+json_t *cmd_json_num(double v);
+
+/*
+ * A comparison b - a (stats.h) as JSON: diff, diff_lo, diff_hi (the
+ * objective's unit), rel, rel_lo, rel_hi (fractions of |mean a|: 0.02 is
+ * +2%), p, p_rank, units_a, units_b (the test's units: layout seeds'
+ * means, or runs) and significant (as given: the caller's rule). A new
+ * reference.
+ */
+json_t *cmd_test_json(const struct stats_test *t, int significant);
+
+/* Flags for people: "`FLAGS`" in Markdown, FLAGS in text, "(no flags)"
+ * for none. Caller frees. */
+char *cmd_flags_text(const char *flags, enum outfmt fmt);
+
+/* The prefix of a line that is a note or a fact: "- " in Markdown (a
+ * bullet), "" in text. */
+const char *cmd_bullet(enum outfmt fmt);
+
+#endif
