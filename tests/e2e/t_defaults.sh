@@ -71,6 +71,7 @@ d = json.load(open(sys.argv[1]))
 t = {x["name"]: x for x in d["targets"]}
 assert t["bcm53xx"]["best"]["flags"] == "-O2 -fno-reorder-blocks", t
 assert t["mt7621"]["best"]["flags"] == "-O2" and t["mt7621"]["objective"] == "speed", t
+assert t["bcm53xx"]["noise_estimated"] is True and t["mt7621"]["noise_estimated"] is True, t
 c = d["common"]
 assert c["flags"] == "-O2" and c["worst_target"] == "bcm53xx" and 0.10 < c["worst"] < 0.15, c
 assert c["line"] == "CONFIG_KERNEL_CFLAGS=\"-O2\"" and d["serves_all"] is False, d

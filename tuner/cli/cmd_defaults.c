@@ -385,6 +385,17 @@ static void print_paste(const struct ctx *x, enum outfmt fmt)
 		printf("```\n");
 }
 
+/* Whether target t's values carry a noise estimate: some standard error
+ * above 0. Without one (one sample each, one layout seed: a deterministic
+ * model, say) every interval is 0 wide and says nothing of layout luck. */
+static int has_noise(const struct ctx *x, size_t t)
+{
+	for (size_t k = 0; k < x->tg[t].nconfigs; k++)
+		if (x->tg[t].configs[k].se > 0)
+			return 1;
+	return 0;
+}
+
 static void print_text(const struct ctx *x, enum outfmt fmt)
 {
 	const struct defaults_row *c = x->d.common >= 0 ? &x->d.rows[x->d.common] : NULL;
@@ -410,6 +421,12 @@ static void print_text(const struct ctx *x, enum outfmt fmt)
 		       lo, hi, x->ct->t[c->worst_target].name, m, fmt == OUTFMT_MD ? "\n" : "");
 	}
 	printf("verdict: %s (threshold %s, --within)\n", verdict, within);
+	for (size_t t = 0; t < x->ct->n; t++)
+		if (!has_noise(x, t))
+			printf("%snote: %s has no noise estimate (one sample per configuration, one "
+			       "layout seed): its intervals are 0 wide and hold no layout luck; "
+			       "layout.samples >= 2 measures it\n", fmt == OUTFMT_MD ? "\n" : "",
+			       x->ct->t[t].name);
 	free(verdict);
 	print_regrets(x, fmt);
 	print_paste(x, fmt);
@@ -457,6 +474,7 @@ static void print_json(const struct ctx *x)
 			json_object_set_new(best, "se", num(b->se));
 		}
 		json_object_set_new(j, "best", best);
+		json_object_set_new(j, "noise_estimated", json_boolean(has_noise(x, t)));
 		json_array_append_new(targets, j);
 	}
 	for (size_t k = 0; k < x->d.nrows; k++) {
