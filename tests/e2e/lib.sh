@@ -90,6 +90,13 @@ YAML
 	} >"$file"
 }
 
+# Builds targets/noisy (a fake measurement with known truth) into
+# $TMPDIR and sets $noisy to it.
+make_noisy() {
+	make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
+	noisy=$TMPDIR/noisy
+}
+
 # Number of journal records of a type ("build", "measure").
 count_records() {
 	grep -c "\"type\":\"$2\"" "$1" || true

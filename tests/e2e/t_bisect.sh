@@ -9,8 +9,7 @@
 . "$ROOT/tests/e2e/lib.sh"
 . "$ROOT/tests/e2e/bisect_history.sh"
 
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
-noisy=$TMPDIR/noisy
+make_noisy
 
 # The noisy target's two options bisect rests on: the layout offset
 # follows the artifact's content, "*" in the truth applies to every flag.

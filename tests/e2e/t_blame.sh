@@ -8,7 +8,7 @@
 
 repo=$TMPDIR/repo
 make_repo "$repo"
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
+make_noisy
 printf -- '-fz 0.95\n' >"$TMPDIR/truth"
 
 noisy_study() {

@@ -6,8 +6,7 @@
 
 repo=$TMPDIR/repo
 make_repo "$repo"
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
-noisy=$TMPDIR/noisy
+make_noisy
 printf -- '-fa 1.02 1.10\n-fl 1.01 1.00\n' >"$TMPDIR/truth"
 # The source holds extra flags for noisy ("-fa" in the first commit, none
 # in the second), so two revisions can differ in truth.

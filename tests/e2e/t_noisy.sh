@@ -3,8 +3,7 @@
 # the racing and compare tests and benchmarks rest on it.
 . "$ROOT/tests/e2e/lib.sh"
 
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
-noisy=$TMPDIR/noisy
+make_noisy
 printf -- '# comment\n-O3 1.05 1.25\n-fa 0.98\n' >"$TMPDIR/truth"
 val() { "$noisy" --truth "$TMPDIR/truth" "$@" | sed -n 's/^value //p'; }
 

@@ -8,8 +8,7 @@
 
 repo=$TMPDIR/repo
 make_repo "$repo"
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
-noisy=$TMPDIR/noisy
+make_noisy
 # Value factor, then size factor. The true front (speed max, size min) is
 # every config but the four marked "dominated" in the list below.
 cat >"$TMPDIR/truth" <<'EOF2'

@@ -18,8 +18,7 @@
 
 repo=$TMPDIR/repo
 make_repo "$repo"
-make -s -C "$ROOT/targets/noisy" OUT="$TMPDIR" >/dev/null
-noisy=$TMPDIR/noisy
+make_noisy
 cat >"$repo/truth-a" <<'EOF2'
 -Os 0.95 0.88
 -fno-reorder-blocks 1.14 1.01
