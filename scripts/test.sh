@@ -47,8 +47,11 @@ step "end to end" make -s VARIANT=release e2e
 # into building and scoring the bundled targets (their tuner code, the
 # cachegrind and uarch parsers, is also unit-tested under ASan above):
 # they take about 4 of the suite's minutes there and find nothing the
-# others do not.
-asan_e2e=$(ls tests/e2e/t_*.sh | grep -v -e t_natbench.sh -e t_natbench_cross.sh -e t_router_models.sh)
+# others do not. Nor the long bisect, blame and layout scripts (about 3
+# minutes there): t_formats runs bisect and blame under ASan on a short
+# history, and the layout analysis is unit-tested under ASan.
+asan_e2e=$(ls tests/e2e/t_*.sh | grep -v -e t_natbench.sh -e t_natbench_cross.sh -e t_router_models.sh \
+	-e t_bisect.sh -e t_blame.sh -e t_layout.sh)
 # shellcheck disable=SC2086
 step "end to end (ASan+UBSan binary)" make -s -j"$jobs" VARIANT=asan e2e E2E_TESTS="$(echo $asan_e2e)"
 
