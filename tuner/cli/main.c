@@ -44,7 +44,7 @@ static void print_overview(FILE *f)
 		   "or the bundled NAT model), builds them in parallel, scores each build and\n"
 		   "prints the Pareto set.\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'tuner help COMMAND' or 'tuner COMMAND --help' shows a command's options.\n"
 		   "'tuner --version' prints the version.\n");
 }
