@@ -98,6 +98,23 @@ uint64_t hash64_str(uint64_t h, const char *s); /* includes the NUL */
 /* 16 lowercase hex digits + NUL. */
 void hash64_hex(char out[17], uint64_t h);
 
+/* splitmix64's finalizer: a bijection that spreads nearby values apart. */
+uint64_t mix64(uint64_t x);
+
+/*
+ * A set of 64-bit values: open addressing, at most half full, growing as
+ * values come. Start from U64SET_INIT; release with u64set_release().
+ */
+struct u64set {
+	uint64_t *slot; /* 0: empty (a value of 0 is has_zero) */
+	size_t n, cap;
+	int has_zero;
+};
+#define U64SET_INIT { .slot = NULL, .n = 0, .cap = 0, .has_zero = 0 }
+/* Adds v: 1 if it was new, 0 if it was there already. */
+int u64set_add(struct u64set *set, uint64_t v);
+void u64set_release(struct u64set *set);
+
 /* xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018). */
 struct rng {
 	uint64_t s[4];

@@ -39,54 +39,6 @@ static void add_units(struct unit **units, size_t *nunits, size_t *alloc,
 	}
 }
 
-/* The configuration ids planned so far: an open-addressing set of the ids'
- * 64-bit values, hashes already, so they index it as they are (a scan of
- * every earlier id made planning quadratic). */
-struct id_set {
-	uint64_t *slot; /* 0: empty (an id of 0 is kept aside) */
-	size_t n, cap;
-	int has_zero;
-};
-
-static uint64_t id_value(const char id[17])
-{
-	return strtoull(id, NULL, 16);
-}
-
-/* Adds id; 1 if it was new, 0 if it was there. */
-static int id_set_add(struct id_set *set, const char id[17])
-{
-	uint64_t v = id_value(id), i;
-
-	if (!v) {
-		int was = set->has_zero;
-
-		set->has_zero = 1;
-		return !was;
-	}
-	if (2 * (set->n + 1) > set->cap) {
-		struct id_set big = { NULL, 0, set->cap ? 2 * set->cap : 1024, 0 };
-
-		big.slot = xcalloc(big.cap, sizeof(*big.slot));
-		for (size_t k = 0; k < set->cap; k++) {
-			if (!set->slot[k])
-				continue;
-			for (i = set->slot[k] & (big.cap - 1); big.slot[i]; i = (i + 1) & (big.cap - 1))
-				;
-			big.slot[i] = set->slot[k];
-		}
-		free(set->slot);
-		set->slot = big.slot;
-		set->cap = big.cap;
-	}
-	for (i = v & (set->cap - 1); set->slot[i]; i = (i + 1) & (set->cap - 1))
-		if (set->slot[i] == v)
-			return 0;
-	set->slot[i] = v;
-	set->n++;
-	return 1;
-}
-
 static void free_units(struct unit *units, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -110,7 +62,9 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	uint64_t seed = opts->has_seed ? opts->seed : s->seed;
 	struct unit *units = NULL;
 	size_t nunits = 0, alloc = 0;
-	struct id_set seen = { NULL, 0, 0, 0 };
+	/* The ids planned so far, as their 64-bit values (a scan of every
+	 * earlier id made planning quadratic). */
+	struct u64set seen = U64SET_INIT;
 	size_t *pick;
 	void *st;
 	int ret = -1;
@@ -132,7 +86,7 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		if (space_config_pick(&c, &s->space, pick) < 0)
 			continue;
 		/* Two flag strings with the same normalized set are one config. */
-		if (!id_set_add(&seen, c.id)) {
+		if (!u64set_add(&seen, strtoull(c.id, NULL, 16))) {
 			config_release(&c);
 			continue;
 		}
@@ -149,7 +103,7 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 out:
 	free_units(units, nunits);
 	ops->free(st);
-	free(seen.slot);
+	u64set_release(&seen);
 	free(pick);
 	return ret;
 }

@@ -43,48 +43,6 @@ struct search_state {
 	unsigned char *bits;   /* DRAW: bits of each dimension's value index */
 };
 
-/* Open-addressing set of indices for Floyd's algorithm. Slots hold index+1,
- * so 0 marks an empty slot (an index never reaches UINT64_MAX). */
-struct index_set {
-	uint64_t *slot;
-	uint64_t mask;
-};
-
-static uint64_t mix(uint64_t x)
-{
-	/* splitmix64's finalizer: consecutive indices land far apart. */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
-}
-
-static void set_init(struct index_set *set, uint64_t n)
-{
-	uint64_t cap = 16;
-
-	/* At most half full, so probe runs stay short. */
-	while (cap < 2 * n)
-		cap *= 2;
-	set->slot = xcalloc((size_t)cap, sizeof(*set->slot));
-	set->mask = cap - 1;
-}
-
-/* Adds x; 1 if it was new, 0 if it was already there. */
-static int set_add(struct index_set *set, uint64_t x)
-{
-	uint64_t i = mix(x) & set->mask;
-
-	while (set->slot[i]) {
-		if (set->slot[i] == x + 1)
-			return 0;
-		i = (i + 1) & set->mask;
-	}
-	set->slot[i] = x + 1;
-	return 1;
-}
-
 /* Bits to write v (>= 1) - 1 in. */
 static unsigned char bits_for(uint64_t v)
 {
@@ -130,7 +88,7 @@ static int pick_set_add(struct pick_set *set, const unsigned char *bits, size_t 
 			w[at / 64 + 1] |= v >> (64 - at % 64);
 		at += bits[d];
 	}
-	i = mix(hash64(HASH64_INIT, w, set->words * sizeof(*w))) & set->mask;
+	i = mix64(hash64(HASH64_INIT, w, set->words * sizeof(*w))) & set->mask;
 	while (set->slot[i]) {
 		if (!memcmp(set->packed + (set->slot[i] - 1) * set->words, w,
 			    set->words * sizeof(*w))) {
@@ -152,17 +110,16 @@ static int pick_set_add(struct pick_set *set, const unsigned char *bits, size_t 
  */
 static void floyd_sample(uint64_t *out, struct rng *r, uint64_t n, uint64_t k)
 {
-	struct index_set set;
+	struct u64set set = U64SET_INIT;
 	uint64_t m = 0;
 
-	set_init(&set, k);
 	for (uint64_t j = n - k; j < n; j++) {
 		uint64_t t = rng_below(r, j + 1);
 
-		if (set_add(&set, t)) {
+		if (u64set_add(&set, t)) {
 			out[m++] = t;
 		} else {
-			set_add(&set, j);
+			u64set_add(&set, j);
 			out[m++] = j;
 		}
 	}
@@ -173,7 +130,7 @@ static void floyd_sample(uint64_t *out, struct rng *r, uint64_t n, uint64_t k)
 		out[i - 1] = out[j];
 		out[j] = tmp;
 	}
-	free(set.slot);
+	u64set_release(&set);
 }
 
 static int state_new(void **out, const struct space *s, uint64_t budget,

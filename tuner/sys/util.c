@@ -274,13 +274,50 @@ void hash64_hex(char out[17], uint64_t h)
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t mix64(uint64_t z)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	return mix64(*x += 0x9e3779b97f4a7c15ULL);
+}
+
+int u64set_add(struct u64set *set, uint64_t v)
+{
+	size_t i;
+
+	if (!v) {
+		int was = set->has_zero;
+
+		set->has_zero = 1;
+		return !was;
+	}
+	if (2 * (set->n + 1) > set->cap) {
+		struct u64set big = { NULL, 0, set->cap ? 2 * set->cap : 64, set->has_zero };
+
+		big.slot = xcalloc(big.cap, sizeof(*big.slot));
+		for (size_t k = 0; k < set->cap; k++)
+			if (set->slot[k])
+				u64set_add(&big, set->slot[k]);
+		free(set->slot);
+		*set = big;
+	}
+	for (i = mix64(v) & (set->cap - 1); set->slot[i]; i = (i + 1) & (set->cap - 1))
+		if (set->slot[i] == v)
+			return 0;
+	set->slot[i] = v;
+	set->n++;
+	return 1;
+}
+
+void u64set_release(struct u64set *set)
+{
+	free(set->slot);
+	*set = (struct u64set)U64SET_INIT;
 }
 
 void rng_seed(struct rng *r, uint64_t seed)
