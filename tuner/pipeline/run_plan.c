@@ -50,8 +50,9 @@ static void free_units(struct unit *units, size_t n)
 }
 
 /* Plans the units: configurations from the strategy, times source
- * revisions, times layout seeds, one unit per distinct build key; at most
- * what study_check_plan() allows. Stops on an interruption, with nothing
+ * revisions, times layout seeds, one unit per distinct build key; the
+ * caller (run_study()) has checked the plan against study_check_plan()'s
+ * limits before creating anything. Stops on an interruption, with nothing
  * planned. */
 int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		const struct run_opts *opts, const char *compiler, const char *builds_root)
@@ -71,8 +72,6 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 
 	if (!ops)
 		return tn_error("unknown search strategy '%s'", s->strategy);
-	if (study_check_plan(s, budget, ctx->nsrcs) < 0)
-		return -1;
 	if (ops->init(&st, &s->space, budget, seed) < 0)
 		return -1;
 	pick = xcalloc(s->space.ndims ? s->space.ndims : 1, sizeof(*pick));
