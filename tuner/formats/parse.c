@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "tuner/cgmodel.h"
+#include "tuner/jsonkind.h"
 #include "tuner/uarch_score.h"
 #include "tuner/util.h"
 
@@ -204,25 +205,6 @@ static int path_valid(const char *path)
 	}
 }
 
-static const char *json_type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT:
-		return "an object";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_STRING:
-		return "a string";
-	case JSON_TRUE:
-	case JSON_FALSE:
-		return "a boolean";
-	case JSON_NULL:
-		return "null";
-	default:
-		return "a number";
-	}
-}
-
 /* The number at path in root; the message, prefixed "who: ", names the first
  * part of the path that is missing. */
 static int json_number_at(double *out, const json_t *root, const char *path,
@@ -248,7 +230,7 @@ static int json_number_at(double *out, const json_t *root, const char *path,
 		return tn_error("%s: bad JSON path '%s'", who, path);
 	if (!json_is_number(cur))
 		return tn_error("%s: '%s' is %s, not a number", who, path,
-				json_type_name(cur));
+				json_kind(cur));
 	*out = json_number_value(cur);
 	return 0;
 }

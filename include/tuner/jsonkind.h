@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the readers of tuner's JSON files (journal_record.c, results_json.c)
- * call a value of the wrong type in their messages. */
+/* What the readers of JSON (the journal, results, the json: parser) call
+ * a value of the wrong type in their messages. jansson users only. */
 #ifndef TUNER_JSONKIND_H
 #define TUNER_JSONKIND_H
 
