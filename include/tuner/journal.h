@@ -24,6 +24,11 @@
  *   "unrecorded":true (only when set)}]} (struct applied)
  *   {"type":"measure","build","config","mkey","testbed","run","ok",
  *    "values":{NAME:NUMBER|null},"seconds","error" (only when set)}
+ *   where "deploy_failed":true (only when set) marks the record of a build
+ *   that did not come up on a testbed (lab.h)
+ *   {"type":"testbed","testbed","event","build","ok","seconds","error"
+ *    (only when set),"time"}: the lifecycle of a testbed (struct
+ *    testbed_record; never any of its environment)
  *   {"type":"run","jobs","planned","cached","time"}, {"type":"end",
  *    "status","time"}; times are UTC, ISO 8601.
  *
@@ -89,6 +94,29 @@ struct measure_record {
 	double *values;      /* NaN where not parsed */
 	double seconds;
 	char *error;         /* NULL when ok; else a one-line reason */
+	/* The build did not come up on the testbeds it was deployed to
+	 * (lab.boot_attempts times, each testbed recovered): its result,
+	 * no value; the run measures it no more. */
+	int deploy_failed;
+};
+
+/* What happened to a testbed (the run's lab lifecycle): a deploy of a
+ * build, a ready wait, a reboot, a recovery, a build that did not boot
+ * there, a fault of the testbed's (a measurement it could not take), its
+ * quarantine. */
+enum tb_event { TB_DEPLOY, TB_READY, TB_REBOOT, TB_RECOVER, TB_BOOT_FAILED, TB_FAULT,
+		TB_QUARANTINE, TB_NEVENTS };
+
+/* Name of an event as written in the journal ("deploy", "boot-failed"...). */
+const char *tb_event_name(enum tb_event e);
+
+struct testbed_record {
+	char *testbed;
+	enum tb_event event;
+	char build[17];  /* the build concerned (deploy, boot-failed, fault); "" */
+	int ok;
+	double seconds;
+	char *error;     /* NULL when ok; else a one-line reason */
 };
 
 struct journal;
@@ -109,6 +137,7 @@ int journal_open(struct journal **out, const char *path, const char *study,
  * are written as null and read back as NaN. */
 int journal_add_build(struct journal *j, const struct build_record *rec);
 int journal_add_measure(struct journal *j, const struct measure_record *rec);
+int journal_add_testbed(struct journal *j, const struct testbed_record *rec);
 /* Appends {"type":"run","jobs":..,"planned":..,"cached":..,"time":..}. */
 int journal_add_run(struct journal *j, unsigned jobs, unsigned long planned,
 		    unsigned long cached);
@@ -128,6 +157,18 @@ const struct build_record *journal_find_build(struct journal *j, const char *key
 size_t journal_measures(struct journal *j, const char *build_key,
 			const char *testbed, const struct measure_record ***out);
 
+/*
+ * The build whose image testbed holds, as the journal knows it: its last
+ * successful deploy, with no failed deploy or recovery after it. 1 with
+ * out set, or 0 when unknown (never deployed, recovered since).
+ */
+int journal_testbed_image(struct journal *j, const char *testbed, char out[17]);
+/* How many times build_key did not come up on a testbed (boot-failed). */
+unsigned journal_boot_failures(struct journal *j, const char *build_key);
+/* Every testbed record, in journal order: *out malloced (free() it; the
+ * records are the journal's), NULL when none. Returns the count. */
+size_t journal_testbed_records(struct journal *j, const struct testbed_record ***out);
+
 /* Number of build records replayed from the file when it was opened. */
 size_t journal_replayed_builds(struct journal *j);
 
@@ -140,5 +181,6 @@ void journal_close(struct journal *j);
 /* Releases the fields of a record (not the struct). */
 void build_record_release(struct build_record *r);
 void measure_record_release(struct measure_record *r);
+void testbed_record_release(struct testbed_record *r);
 
 #endif

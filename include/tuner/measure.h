@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * measure: one measurement of a build on a testbed, as build.h makes one
- * build: the reboot and deploy steps, the measure command (in the build's
- * directory, its output in measure-<testbed>.log there), and the value of
+ * build: the measure command (in the build's directory, its output in
+ * measure-<testbed>.log there; the testbed's deploy, ready, reboot and
+ * recover steps are the run's, run_lab.c), and the value of
  * each measured objective parsed from what it printed (parse.h). What
  * failed is a result (out->ok 0, out->error), not an error.
  */
@@ -17,24 +18,29 @@ struct measure_request {
 	size_t testbed;   /* index into study->testbeds */
 	char *const *env; /* the commands' environment (runner.h env_build()) */
 	const char *dir;  /* the build's directory: where they run and log */
-	int reboot;       /* run the study's reboot command first */
+	/* Values replaced with "***" in what the command logs (lab.h). */
+	char *const *secrets;
+	size_t nsecrets;
 };
 
 /*
  * Runs the measurement of req. Fills out's ok, error (malloced, or NULL),
  * seconds, nvalues, names (the study's objective names, not copied) and
  * values; the caller sets the rest and releases with
- * measure_run_release(). Returns 0, or 1 when cancelled (out is empty:
- * nothing to record).
+ * measure_run_release(). *status is the command's exit status (0; 75
+ * says the testbed is at fault, docs/testbeds.md; 128 + a signal), or -1
+ * when it timed out or did not start. Returns 0, or 1 when cancelled (out
+ * is empty: nothing to record).
  */
-int measure_run(struct measure_record *out, const struct measure_request *req);
+int measure_run(struct measure_record *out, const struct measure_request *req, int *status);
 /* Frees what measure_run() allocated in r (not the names themselves). */
 void measure_run_release(struct measure_record *r);
 
 /*
  * What makes a measurement of a build what it is, as a key (16 hex
- * digits into out): the measure, deploy and reboot commands' text,
- * measure.inputs (their bytes), each measured objective's name and
+ * digits into out): the measure, deploy, ready, reboot and recover
+ * commands' text, the testbeds' env as written (never what a ${...}
+ * expands to), measure.inputs (their bytes), each measured objective's name and
  * parser, and the models the parsers score with (measure.model,
  * measure.uarch). A recorded measurement is reused only under the same
  * key: change any of these and the builds are measured again.

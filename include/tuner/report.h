@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "tuner/outfmt.h"
 #include "tuner/run.h"
 #include "tuner/study.h"
 
@@ -68,5 +69,27 @@ struct json_t *report_json_doc(const struct study *s, const struct run_result *r
  * missing are empty. 0 or -1 with message.
  */
 int report_csv(const struct study *s, const struct run_result *r, const char *path);
+
+/* ---- report_testbeds.c: the per-testbed breakdown ---- */
+
+/* Whether r has one to show: several testbeds, or a lifecycle (deploys,
+ * faults, recoveries, a quarantine). */
+int report_has_testbeds(const struct study *s, const struct run_result *r);
+/* Each testbed's measurements, deploys, builds that did not boot,
+ * recoveries, faults, effect per measured objective (relative to the
+ * others, the blocking factor of run.h's struct run_block) and state, as
+ * a text or Markdown table with notes; nothing when there is none to
+ * show (report_has_testbeds()). */
+void report_testbeds(FILE *f, const struct study *s, const struct run_result *r,
+		     enum outfmt fmt);
+/* The same as a JSON array of {name, measured, failed, deploys,
+ * boot_failures, recoveries, faults, reboots, quarantined, effect: {OBJ:
+ * {relative, n, p, adjusted}}}. Caller owns the reference. */
+struct json_t *report_testbeds_json(const struct study *s, const struct run_result *r);
+/* The same as CSV (testbed, measured, failed, deploys, boot_failures,
+ * recoveries, faults, reboots, quarantined, then per measured objective
+ * NAME_relative, NAME_n, NAME_p, NAME_adjusted), written atomically. 0 or
+ * -1 with message. */
+int report_testbeds_csv(const struct study *s, const struct run_result *r, const char *path);
 
 #endif

@@ -6,7 +6,9 @@
  * journal, asks the search strategy for configurations, and schedules for
  * each configuration and layout seed one build job (on N build slots) and
  * then its measurements (one queue per testbed, one measurement at a time
- * per testbed). Everything that finishes is in the journal before the next
+ * per testbed; lab.mode split sends each run to one testbed, all to every
+ * one, and run_lab.c deploys, waits for ready, reboots and recovers each
+ * testbed as docs/testbeds.md says). Everything that finishes is in the journal before the next
  * step; what the journal already holds is neither rebuilt nor re-measured.
  * Afterwards it summarizes every configuration over its layout seeds,
  * testbeds and repeats and computes the noise-aware Pareto front
@@ -19,14 +21,15 @@
  * (A B C A B C ...) and drift hits all alike: each round measures every
  * build that needs one more run once, in configuration order (a
  * configuration's layout-seed builds one after the other), on every
- * testbed; the next round is queued as soon as a testbed has nothing
- * queued. While builds are still running, a round takes the builds that
+ * testbed (split: across the testbeds); the next round is queued as soon
+ * as a testbed has nothing queued. With lab.order: builds a round takes
+ * all of a build's runs still owed, back to back (one deploy each). While builds are still running, a round takes the builds that
  * are done, up to measure.repeats.min runs each.
  *
  * Racing (measure.repeats: {min: N, max: M}, N < M): once every build is
  * done and has N runs on every testbed, the run goes round by round,
  * k = N, N+1, ..., M-1. Before round k every configuration still racing
- * has exactly k runs per build and testbed; the front is computed from
+ * has exactly k runs per build and testbed (split: per build); the front is computed from
  * them (configurations that stopped earlier keep their runs), and a racing
  * configuration stops when its verdict is settled (struct pareto_verdict):
  *   - it is infeasible by its estimates (over a hard limit, or failed);
@@ -151,6 +154,34 @@ struct run_share {
 	char twin[17], lead[17]; /* checked: the configurations that trained it */
 };
 
+/*
+ * The testbeds as a blocking factor, per objective: how much each
+ * testbed's samples differ from the other testbeds' samples of the same
+ * configurations, on a log scale (a router 3% slower than the others:
+ * -0.03). Where an F test finds the testbeds differ (p < 0.05), each
+ * sample is taken back by its testbed's shift before the statistics, so
+ * that which testbed measured a configuration does not decide its place.
+ */
+struct run_block {
+	size_t nobjectives, ntestbeds;
+	double *shift;  /* [o * ntestbeds + t]; 0 for a testbed without samples */
+	size_t *n;      /* [o * ntestbeds + t]: the samples it rests on */
+	double *p;      /* [o]: P of no testbed effect; NaN: not tested (one
+	                   testbed, a size, values not all > 0, too few) */
+	int *adjusted;  /* [o]: the samples were taken back */
+};
+void run_block_release(struct run_block *b);
+
+/* A testbed's part in the results (journal records of this results
+ * directory; quarantined: in this run). */
+struct run_testbed {
+	char *name;
+	unsigned long measured, failed;  /* current measurement records */
+	unsigned long deploys, boot_failures, recoveries, faults, reboots;
+	int quarantined;
+	char *why;                       /* quarantined: the last fault */
+};
+
 struct run_result {
 	char *results_dir;      /* absolute */
 	char commit[41];        /* of the (first) source revision */
@@ -184,6 +215,10 @@ struct run_result {
 	 * and when the run ended. */
 	char *compiler;
 	time_t ended;
+	/* The testbeds (the study's, in order) and their effect. */
+	struct run_testbed *testbeds;
+	size_t ntestbeds;
+	struct run_block block;
 };
 
 /*
@@ -193,6 +228,9 @@ struct run_result {
  * a revision error carries the study file location.
  */
 int run_study(struct run_result *out, const struct study *s, const struct run_opts *opts);
+/* The log of testbed's lifecycle (deploy, ready, reboot, recover) in a
+ * results directory: <results>/testbeds/<testbed>.log. Caller frees. */
+char *run_testbed_log(const char *results_dir, const char *testbed);
 void run_result_release(struct run_result *r);
 
 /* Resolves the study's source revision into commit (41 bytes) without

@@ -138,6 +138,9 @@ struct cmd_env {
 	const char *uarch, *uarch_plugin; /* measure.uarch's machine, plugin */
 	unsigned jobs, layout_seed;
 	long run; /* -1: unset */
+	/* More "NAME=value" strings (a testbed's environment, lab.h), after
+	 * tuner's own; NULL-terminated, or NULL: none. Not copied. */
+	char *const *extra;
 };
 char **env_build(const struct cmd_env *e);
 void env_free(char **env);

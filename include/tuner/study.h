@@ -35,10 +35,19 @@
  *                                     # profile share one, once a pair
  *                                     # trained both and got the same
  *                                     # (gccopt_profile_form())
- *   deploy: {command: CMD, timeout: SECONDS}  # optional, before measuring
+ *   deploy: {command: CMD, timeout: SECONDS}  # optional: puts a build on
+ *                                     # a testbed (flash a router), when
+ *                                     # the testbed does not hold it
+ *   ready: {command: CMD, timeout: SECONDS, interval: SECONDS,
+ *           within: SECONDS}          # optional: polled after deploy,
+ *                                     # reboot and recover until it
+ *                                     # succeeds (wait for boot)
  *   reboot: {command: CMD, timeout: SECONDS}  # optional, between two
- *                                     # measurements on a testbed (before
- *                                     # each but its first in a tuner run)
+ *                                     # measurements on a testbed (not
+ *                                     # right after a deploy)
+ *   recover: {command: CMD, timeout: SECONDS} # optional: brings a testbed
+ *                                     # back after a failed deploy, boot or
+ *                                     # measurement (power-cycle, failsafe)
  *   size: {of: artifact, measure: text|file|command, command: CMD}
  *   measure: {command: CMD, parser: P, timeout: S,
  *             repeats: N | {min: N, max: N}, same_code: share|separate,
@@ -51,7 +60,13 @@
  *                                     # (measure.h); model: for
  *                                     # cachegrind-model only; uarch: for
  *                                     # uarch-model only, and required by it
- *   testbeds: [NAME, ...]             # default [local]
+ *   testbeds: [NAME | {name: NAME, env: {VAR: VALUE, ...}}, ...]
+ *                                     # default [local]; VALUE may name
+ *                                     # the user's ${VARIABLE}s (secrets:
+ *                                     # never journaled nor logged)
+ *   lab: {mode: split|all, order: rounds|builds, quarantine: N,
+ *         boot_attempts: N}           # how testbeds share the work
+ *                                     # (lab.h)
  *   objectives:                       # required, >= 1
  *     - {name: N, unit: U, goal: max|min, limit: X,
  *        from: measure|size, parser: P}
@@ -160,6 +175,35 @@ struct study_loc {
 #define STUDY_MAX_CONFIGS 10000ULL    /* search.budget; what a run evaluates */
 #define STUDY_MAX_BUILDS 100000ULL    /* the builds a run plans */
 
+/* A testbed: where measurements run, and the environment its commands
+ * get (testbeds: entries). */
+struct testbed {
+	char *name;        /* malloced */
+	size_t nenv;
+	char **env_name;   /* malloced: the variables' names */
+	char **env_value;  /* malloced: their values as written, ${VAR}
+	                      references unexpanded (lab_env() expands them) */
+	struct study_loc loc;
+};
+
+/* lab.mode: split: each measurement goes to one free testbed (identical
+ * routers); all: every testbed measures every build. lab.order: rounds:
+ * one run of each build in turn (interleaved; a testbed reflashes between
+ * builds); builds: a build's runs back to back where it is deployed. */
+enum lab_mode { LAB_SPLIT, LAB_ALL };
+enum lab_order { LAB_ROUNDS, LAB_BUILDS };
+
+struct lab_opts {
+	enum lab_mode mode;     /* default LAB_SPLIT */
+	enum lab_order order;   /* default LAB_ROUNDS */
+	unsigned quarantine;    /* testbed faults in a row that quarantine it
+	                           (default 3) */
+	unsigned boot_attempts; /* a build that does not come up this many
+	                           times (the testbed recovered each time) is a
+	                           failed deploy (default 2) */
+	struct study_loc loc;   /* of the lab key (1:1 without one) */
+};
+
 struct cmd_spec {
 	char *command;  /* malloced; NULL when the section is absent */
 	double timeout; /* seconds; 0 = no limit */
@@ -229,8 +273,17 @@ struct study {
 	 * measure that judges the flags, not the program). */
 	int share_same_code;
 
+	/* The testbeds' names (pointers into tbs[].name, not owned: for
+	 * the many readers that need only the name), and each testbed. */
 	char **testbeds;
 	size_t ntestbeds;
+	struct testbed *tbs;
+	/* The testbed lifecycle (docs/testbeds.md): ready is polled every
+	 * ready_interval seconds for at most ready_within after a deploy,
+	 * reboot or recover; recover runs when one fails. */
+	struct cmd_spec ready, recover;
+	double ready_interval, ready_within;
+	struct lab_opts lab;
 
 	struct objective *objectives;
 	size_t nobjectives;
@@ -254,6 +307,16 @@ struct study {
  * study_release().
  */
 int study_load(struct study *out, const char *path);
+/* How a run counts measurements of a build: per testbed (lab.mode all:
+ * each testbed measures each build) or over all of them (split): the
+ * number of such slots. */
+static inline size_t study_slots(const struct study *s)
+{
+	return s->lab.mode == LAB_ALL ? s->ntestbeds : 1;
+}
+
+/* name is an environment variable's name: [A-Za-z_][A-Za-z0-9_]*. */
+int study_env_name_ok(const char *name);
 void study_release(struct study *s);
 
 /*

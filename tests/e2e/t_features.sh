@@ -28,6 +28,7 @@ measure:
   parser: 'json:r.v[0]'
   repeats: 3
 testbeds: [bench-a, bench-b]
+lab: {mode: all}
 layout: {samples: 2}
 objectives:
   - {name: speed, goal: max}
@@ -41,8 +42,9 @@ j=$res/journal.jsonl
 # 4 configs x 2 seeds builds; x 2 testbeds x 3 repeats measurements.
 [ "$(count_records "$j" build)" -eq 8 ] || fail "builds: $(count_records "$j" build)"
 [ "$(count_records "$j" measure)" -eq 48 ] || fail "measures: $(count_records "$j" measure)"
-[ "$(grep -c '"testbed":"bench-b"' "$j")" -eq 24 ] || fail "bench-b measurements"
-# Deploy ran before every measurement, with testbed and run index.
+[ "$(grep '"type":"measure"' "$j" | grep -c '"testbed":"bench-b"')" -eq 24 ] || fail "bench-b measurements"
+# Deploy ran before every measurement (interleaved: each testbed held
+# another build before), with testbed and run index.
 for d in "$res"/builds/*; do
 	[ "$(wc -l <"$d/deploys")" -eq 6 ] || fail "$d: $(wc -l <"$d/deploys") deploys, want 6"
 	grep -q '^deploy bench-a 2$' "$d/deploys" || fail "$d: no deploy of run 2 on bench-a"

@@ -514,6 +514,14 @@ static void test_journal__wrong_field_types(void **state)
 		  "'values' must be an object, not an array" },
 		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"testbed\":{}}",
 		  "'testbed' must be a string, not an object" },
+		{ "{\"type\":\"measure\",\"build\":\"00000000000000aa\",\"deploy_failed\":\"y\"}",
+		  "'deploy_failed' must be an integer, not a string" },
+		{ "{\"type\":\"testbed\",\"testbed\":\"r1\",\"event\":\"explode\",\"ok\":false}",
+		  "bad testbed record: 'event' 'explode' is not a testbed event" },
+		{ "{\"type\":\"testbed\",\"event\":\"deploy\",\"ok\":true}",
+		  "bad testbed record: 'testbed' is missing" },
+		{ "{\"type\":\"testbed\",\"testbed\":\"r1\",\"event\":\"deploy\","
+		  "\"build\":\"zz\",\"ok\":true}", "'build' must be hexadecimal" },
 	};
 	struct fixture *f = *state;
 	struct journal *j = NULL;
@@ -659,6 +667,72 @@ static void test_journal__concurrent(void **state)
 	journal_close(j);
 }
 
+/* Testbed records: written, read back, and what they say about which
+ * build a testbed holds and how often a build did not come up. */
+static void test_journal__testbeds(void **state)
+{
+	struct fixture *f = *state;
+	struct journal *j = NULL;
+	struct testbed_record r = { 0 };
+	struct measure_record m = { 0 };
+	const struct testbed_record **all;
+	const struct measure_record **ms;
+	char img[17], a[17], b[17];
+
+	key_of(a, "a", 1);
+	key_of(b, "b", 2);
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_testbed_image(j, "r1", img), 0);
+	r.testbed = "r1";
+	r.event = TB_DEPLOY;
+	memcpy(r.build, a, 17);
+	r.ok = 1;
+	r.seconds = 12.5;
+	assert_int_equal(journal_add_testbed(j, &r), 0);
+	r.event = TB_READY;
+	r.build[0] = '\0';
+	assert_int_equal(journal_add_testbed(j, &r), 0);
+	r.testbed = "r2";
+	r.event = TB_DEPLOY;
+	memcpy(r.build, b, 17);
+	assert_int_equal(journal_add_testbed(j, &r), 0);
+	r.event = TB_BOOT_FAILED;
+	r.ok = 0;
+	r.error = "not ready within 60s";
+	assert_int_equal(journal_add_testbed(j, &r), 0);
+	r.event = TB_RECOVER;
+	r.build[0] = '\0';
+	r.ok = 1;
+	r.error = NULL;
+	assert_int_equal(journal_add_testbed(j, &r), 0);
+	memcpy(m.build_key, b, 17);
+	m.testbed = "r2";
+	m.deploy_failed = 1;
+	m.error = "deploy failed: the build did not come up";
+	assert_int_equal(journal_add_measure(j, &m), 0);
+	journal_close(j);
+
+	assert_int_equal(journal_open(&j, f->path, "study", "h", NULL), 0);
+	assert_int_equal(journal_testbed_image(j, "r1", img), 1);
+	assert_string_equal(img, a);
+	/* Recovered since its deploy: holds no build of the study's. */
+	assert_int_equal(journal_testbed_image(j, "r2", img), 0);
+	assert_string_equal(img, "");
+	assert_int_equal(journal_boot_failures(j, b), 1);
+	assert_int_equal(journal_boot_failures(j, a), 0);
+	assert_int_equal(journal_testbed_records(j, &all), 5);
+	assert_string_equal(all[3]->testbed, "r2");
+	assert_int_equal(all[3]->event, TB_BOOT_FAILED);
+	assert_string_equal(all[3]->error, "not ready within 60s");
+	assert_true(all[0]->seconds == 12.5);
+	assert_string_equal(tb_event_name(all[4]->event), "recover");
+	free(all);
+	assert_int_equal(journal_measures(j, b, "r2", &ms), 1);
+	assert_true(ms[0]->deploy_failed);
+	free(ms);
+	journal_close(j);
+}
+
 static void test_journal__status_names(void **state)
 {
 	assert_string_equal(build_status_name(BUILD_OK), "ok");
@@ -687,6 +761,7 @@ int main(void)
 		T(other_study),
 		T(concurrent),
 		T(status_names),
+		T(testbeds),
 	};
 
 	return cmocka_run_group_tests_name("journal", tests, NULL, NULL);

@@ -664,6 +664,76 @@ static void test_study__testbeds(void **state)
 	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: []\n", "7:11", "'testbeds' is empty");
 	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [a, b, a]\n", "7:18",
 		     "duplicate testbed 'a' (first at line 7)");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [a, {name: a}]\n", "7:15",
+		     "duplicate testbed 'a' (first at line 7)");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{env: {A: b}}]\n", "7:12",
+		     "testbed without a name");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, envv: {}}]\n", "7:22",
+		     "unknown key 'envv'");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {9A: x}}]\n", "7:28",
+		     "testbed 'r': '9A' is not an environment variable name");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {TUNER_X: x}}]\n", "7:28",
+		     "TUNER_* variables are tuner's own");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {A: x, A: y}}]\n", "7:34",
+		     "testbed 'r': env A given twice");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {A: [x]}}]\n", "7:31",
+		     "env A must be a string, not a list");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {A: '${B'}}]\n", "7:31",
+		     "env A: '${' without a closing '}'");
+	expect_error(L1 L2 L3 L4 L5 L6 "testbeds: [{name: r, env: {A: 'x${B C}'}}]\n", "7:31",
+		     "env A: '${B C}' is not a variable name");
+}
+
+static void test_study__testbed_env(void **state)
+{
+	struct study s;
+	char *path = write_yaml("s.yaml", L1 L2 L3 L4 L5 L6
+				"testbeds: [plain, {name: r1, env: {HOST: 10.0.0.1, "
+				"PASS: 'p=${SECRET_X}', EMPTY: ''}}]\n"
+				"lab: {mode: all, order: builds, quarantine: 5, boot_attempts: 1}\n"
+				"deploy: {command: ./flash}\n"
+				"ready: {command: ./up, timeout: 4, interval: 0.5, within: 60}\n"
+				"recover: {command: ./pdu, timeout: 100}\n");
+
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.ntestbeds, 2);
+	assert_string_equal(s.testbeds[0], "plain");
+	assert_string_equal(s.testbeds[1], "r1");
+	assert_ptr_equal(s.testbeds[1], s.tbs[1].name);
+	assert_int_equal(s.tbs[0].nenv, 0);
+	assert_int_equal(s.tbs[1].nenv, 3);
+	assert_string_equal(s.tbs[1].env_name[1], "PASS");
+	assert_string_equal(s.tbs[1].env_value[1], "p=${SECRET_X}");
+	assert_string_equal(s.tbs[1].env_value[2], "");
+	assert_int_equal(s.lab.mode, LAB_ALL);
+	assert_int_equal(s.lab.order, LAB_BUILDS);
+	assert_int_equal(s.lab.quarantine, 5);
+	assert_int_equal(s.lab.boot_attempts, 1);
+	assert_int_equal(study_slots(&s), 2);
+	assert_string_equal(s.ready.command, "./up");
+	assert_true(s.ready.timeout == 4 && s.ready_interval == 0.5 && s.ready_within == 60);
+	assert_string_equal(s.recover.command, "./pdu");
+	study_release(&s);
+	free(path);
+
+	/* Defaults: split, rounds, 3, 2; one slot. */
+	path = write_yaml("s.yaml", L1 L2 L3 L4 L5 L6 "testbeds: [a, b]\n");
+	assert_int_equal(study_load(&s, path), 0);
+	assert_int_equal(s.lab.mode, LAB_SPLIT);
+	assert_int_equal(s.lab.order, LAB_ROUNDS);
+	assert_int_equal(s.lab.quarantine, 3);
+	assert_int_equal(s.lab.boot_attempts, 2);
+	assert_int_equal(study_slots(&s), 1);
+	study_release(&s);
+	free(path);
+
+	expect_error(L1 L2 L3 L4 L5 L6 "lab: {mode: some}\n", "7:13", "lab.mode");
+	expect_error(L1 L2 L3 L4 L5 L6 "lab: {quarantine: 0}\n", "7:19", "lab.quarantine");
+	expect_error(L1 L2 L3 L4 L5 L6 "ready: {command: x}\n", "1:1",
+		     "'ready' waits for a testbed after deploy, reboot or recover");
+	expect_error(L1 L2 L3 L4 L5 L6 "recover: {timeout: 3}\n", "7:10", "missing recover command");
+	expect_error(L1 L2 L3 L4 L5 L6 "deploy: {command: x}\nready: {command: y, within: 0}\n",
+		     "8:29", "'ready.within' must be more than 0 seconds");
 }
 
 static void test_study__source(void **state)
@@ -932,6 +1002,7 @@ int main(void)
 		T(bounds),
 		T(plan),
 		T(testbeds),
+		T(testbed_env),
 		T(source),
 		T(yaml_oddities),
 		T(model),

@@ -10,6 +10,7 @@
 #include "tuner/run.h"
 #include "tuner/study.h"
 #include "tuner/numfmt.h"
+#include "tuner/lab.h"
 #include "tuner/util.h"
 
 const char check_usage[] =
@@ -227,6 +228,32 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip, int
 
 /* " (about 1.2e21)": the exact decimal count dec (more than 2 digits),
  * rounded to two significant digits. */
+/* The testbeds, their env's names (never a value: it may be a secret)
+ * and any ${NAME} this environment does not set. */
+static void print_testbeds(const struct study *s)
+{
+	if (s->ntestbeds == 1 && !s->tbs[0].nenv && !s->deploy.command)
+		return;
+	printf("testbeds: %zu, lab.mode %s, lab.order %s, quarantine after %u faults, "
+	       "a failed deploy after %u boot failures\n", s->ntestbeds,
+	       s->lab.mode == LAB_ALL ? "all" : "split",
+	       s->lab.order == LAB_BUILDS ? "builds" : "rounds", s->lab.quarantine,
+	       s->lab.boot_attempts);
+	for (size_t t = 0; t < s->ntestbeds; t++) {
+		const struct testbed *tb = &s->tbs[t];
+		char *unset = lab_env_unset(tb);
+
+		printf("  %s", tb->name);
+		for (size_t k = 0; k < tb->nenv; k++)
+			printf("%s%s", k ? ", " : ": env ", tb->env_name[k]);
+		printf("\n");
+		if (unset)
+			printf("warning: testbed '%s' names %s, not set here: a run needs %s\n",
+			       tb->name, unset, strchr(unset, ',') ? "them" : "it");
+		free(unset);
+	}
+}
+
 static void print_about(const char *dec)
 {
 	size_t exp = strlen(dec) - 1;
@@ -323,6 +350,7 @@ int cmd_check(int argc, char **argv)
 		free(all);
 	}
 	check_overrides(&s.space, size, s.skip_equivalent, s.share_profiles);
+	print_testbeds(&s);
 	study_release(&s);
 	return EXIT_OK;
 }

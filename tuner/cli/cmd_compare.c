@@ -477,7 +477,7 @@ static void print_json(const struct study *d, const struct run_result *res,
 
 	json_object_set_new(root, "study", json_string(d->name));
 	json_object_set_new(root, "measurements_per_build",
-			    json_integer(d->repeats_min * d->ntestbeds));
+			    json_integer(d->repeats_min * study_slots(d)));
 	json_object_set_new(root, "layout_seeds", json_integer(d->layout_samples));
 	json_object_set_new(root, "a", side_json(o, &res->configs[0], 0));
 	json_object_set_new(root, "b", side_json(o, &res->configs[1], 1));
@@ -504,7 +504,7 @@ static void print_head(const struct study *d, const struct run_result *res,
 
 	printf("%scompare (study %s): %u measurement%s x %u layout seed%s a side, interleaved\n%s",
 	       o->fmt == OUTFMT_MD ? "### tuner " : "", d->name,
-	       d->repeats_min * (unsigned)d->ntestbeds, numfmt_s(d->repeats_min * d->ntestbeds),
+	       d->repeats_min * (unsigned)study_slots(d), numfmt_s(d->repeats_min * study_slots(d)),
 	       d->layout_samples, numfmt_s(d->layout_samples), o->fmt == OUTFMT_MD ? "\n" : "");
 	if (o->a_rev)
 		printf("%sA: %s (%.12s)\n%sB: %s (%.12s)\n%sflags: %s\n", li, o->a_rev, A->commit, li,

@@ -60,11 +60,18 @@ static int failed(const struct config_result *c)
 
 /* The logs of a failed configuration (malloced strings into *out, which
  * the caller frees with each); none when it was measured as another. */
-static size_t failure_logs(char ***out, const struct study *s, const struct config_result *cr)
+static size_t failure_logs(char ***out, const struct study *s, const struct config_result *cr,
+			   const char *res_dir)
 {
 	size_t n = 0;
 
-	*out = xcalloc(cr->nbuilds * (s->ntestbeds + 1) + 1, sizeof(**out));
+	*out = xcalloc(cr->nbuilds * (s->ntestbeds + 1) + s->ntestbeds + 1, sizeof(**out));
+	if (!strcmp(cr->status, "deploy-failed")) {
+		/* What deploy, ready and recover said is in the testbeds' logs. */
+		for (size_t t = 0; t < s->ntestbeds; t++)
+			(*out)[n++] = run_testbed_log(res_dir, s->testbeds[t]);
+		return n;
+	}
 	for (size_t k = 0; k < cr->nbuilds; k++) {
 		if (strcmp(cr->status, "measure-failed")) {
 			(*out)[n++] = xasprintf("%s/build.log", cr->build_dirs[k]);
@@ -125,7 +132,7 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 		flags = cmd_flags_text(cr->flags, fmt);
 		printf("%s%s  %s  [%s]\n", md ? "- " : "  ", cr->id, flags, cr->status);
 		free(flags);
-		nlogs = failure_logs(&logs, s, cr);
+		nlogs = failure_logs(&logs, s, cr, res->results_dir);
 		if (!nlogs && !strcmp(cr->status, "measure-failed") && cr->same_code_as[0])
 			printf("%smeasured as %s (the same code): its logs\n", md ? "  - " : "    ",
 			       cr->same_code_as);
@@ -215,6 +222,7 @@ static void print_run(const struct study *s, const struct run_result *res, int a
 		report_markdown(stdout, s, res, all);
 	else
 		report_table(stdout, s, res, all);
+	report_testbeds(stdout, s, res, fmt);
 }
 
 /* The run as one JSON object: pareto.json's, with "run" (this run's
@@ -249,7 +257,7 @@ static void print_run_json(const struct study *s, const struct run_result *res)
 		json_object_set_new(f, "config", json_string(cr->id));
 		json_object_set_new(f, "flags", json_string(cr->flags));
 		json_object_set_new(f, "status", json_string(cr->status));
-		n = failure_logs(&logs, s, cr);
+		n = failure_logs(&logs, s, cr, res->results_dir);
 		for (size_t k = 0; k < n; k++) {
 			json_array_append_new(jl, json_string(logs[k]));
 			free(logs[k]);
@@ -268,7 +276,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 			  enum outfmt fmt)
 {
 	struct run_result res;
-	char *json, *csv;
+	char *json, *csv, *tbcsv;
 	size_t nfailed;
 	int ret;
 
@@ -285,7 +293,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	json = xasprintf("%s/pareto.json", res.results_dir);
 	csv = xasprintf("%s/results.csv", res.results_dir);
 	ret = EXIT_OK;
-	if (report_json(s, &res, json) < 0 || report_csv(s, &res, csv) < 0) {
+	tbcsv = xasprintf("%s/testbeds.csv", res.results_dir);
+	if (report_json(s, &res, json) < 0 || report_csv(s, &res, csv) < 0 ||
+	    (report_has_testbeds(s, &res) && report_testbeds_csv(s, &res, tbcsv) < 0)) {
 		cmd_print_error(tn_errmsg());
 		ret = EXIT_FAIL;
 	} else if (fmt != OUTFMT_JSON) {
@@ -312,6 +322,7 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 		ret = EXIT_INTERRUPTED;
 	free(json);
 	free(csv);
+	free(tbcsv);
 	run_result_release(&res);
 	return ret;
 }

@@ -48,6 +48,8 @@ struct journal {
 	size_t nbuilds, abuilds;
 	struct table latest; /* key -> newest struct build_record */
 	struct table groups; /* build key -> struct measure_group */
+	struct testbed_record **tbrecs; /* every testbed record, in order */
+	size_t ntbrecs, atbrecs;
 };
 
 static size_t table_find(const struct table *t, const char *key)
@@ -109,6 +111,13 @@ static void remember_measure(struct journal *j, struct measure_record *rec)
 	}
 	ALLOC_GROW(g->recs, g->n + 1, g->alloc);
 	g->recs[g->n++] = rec;
+}
+
+/* Takes ownership of rec. Lock held. */
+static void remember_testbed(struct journal *j, struct testbed_record *rec)
+{
+	ALLOC_GROW(j->tbrecs, j->ntbrecs + 1, j->atbrecs);
+	j->tbrecs[j->ntbrecs++] = rec;
 }
 
 static char *dup_or_null(const char *s)
@@ -205,6 +214,72 @@ static void remember_measure_copy(struct journal *j, const void *rec)
 	remember_measure(j, copy_measure(rec));
 }
 
+static void remember_testbed_copy(struct journal *j, const void *rec)
+{
+	const struct testbed_record *r = rec;
+	struct testbed_record *c = xmalloc(sizeof(*c));
+
+	*c = *r;
+	c->testbed = xstrdup(r->testbed ? r->testbed : "");
+	c->error = dup_or_null(r->error);
+	remember_testbed(j, c);
+}
+
+int journal_add_testbed(struct journal *j, const struct testbed_record *rec)
+{
+	return append_line(j, jrec_testbed_line(rec), remember_testbed_copy, rec);
+}
+
+int journal_testbed_image(struct journal *j, const char *testbed, char out[17])
+{
+	int known = 0;
+
+	out[0] = '\0';
+	pthread_mutex_lock(&j->lock);
+	for (size_t i = j->ntbrecs; i-- > 0;) {
+		const struct testbed_record *r = j->tbrecs[i];
+
+		if (strcmp(r->testbed, testbed))
+			continue;
+		if (r->event == TB_RECOVER)
+			break;
+		if (r->event == TB_DEPLOY) {
+			if (r->ok && r->build[0]) {
+				memcpy(out, r->build, 17);
+				known = 1;
+			}
+			break;
+		}
+	}
+	pthread_mutex_unlock(&j->lock);
+	return known;
+}
+
+unsigned journal_boot_failures(struct journal *j, const char *build_key)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&j->lock);
+	for (size_t i = 0; i < j->ntbrecs; i++)
+		n += j->tbrecs[i]->event == TB_BOOT_FAILED &&
+		     !strcmp(j->tbrecs[i]->build, build_key);
+	pthread_mutex_unlock(&j->lock);
+	return n;
+}
+
+size_t journal_testbed_records(struct journal *j, const struct testbed_record ***out)
+{
+	size_t n;
+
+	pthread_mutex_lock(&j->lock);
+	n = j->ntbrecs;
+	*out = n ? xcalloc(n, sizeof(**out)) : NULL;
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = j->tbrecs[i];
+	pthread_mutex_unlock(&j->lock);
+	return n;
+}
+
 int journal_add_build(struct journal *j, const struct build_record *rec)
 {
 	return append_line(j, jrec_build_line(rec), remember_build_copy, rec);
@@ -258,6 +333,12 @@ static int apply(struct journal *j, struct jrec *r, size_t line, const char *stu
 		*m = r->measure;
 		memset(&r->measure, 0, sizeof(r->measure));
 		remember_measure(j, m);
+	} else if (r->type == JREC_TESTBED) {
+		struct testbed_record *t = xmalloc(sizeof(*t));
+
+		*t = r->testbed;
+		memset(&r->testbed, 0, sizeof(r->testbed));
+		remember_testbed(j, t);
 	}
 	return 0;
 }
@@ -427,6 +508,11 @@ void journal_close(struct journal *j)
 		free(g->recs);
 		free(g);
 	}
+	for (size_t i = 0; i < j->ntbrecs; i++) {
+		testbed_record_release(j->tbrecs[i]);
+		free(j->tbrecs[i]);
+	}
+	free(j->tbrecs);
 	free(j->groups.slots);
 	free(j->latest.slots);
 	pthread_mutex_destroy(&j->lock);

@@ -208,6 +208,35 @@ char *jrec_measure_line(const struct measure_record *r)
 	err |= set_new(o, "seconds", json_num(r->seconds));
 	if (r->error)
 		err |= set_str(o, "error", r->error);
+	if (r->deploy_failed)
+		err |= set_new(o, "deploy_failed", json_true());
+	return finish(o, err);
+}
+
+static const char *const tb_event_names[TB_NEVENTS] = {
+	"deploy", "ready", "reboot", "recover", "boot-failed", "fault", "quarantine"
+};
+
+const char *tb_event_name(enum tb_event e)
+{
+	return e < TB_NEVENTS ? tb_event_names[e] : "?";
+}
+
+char *jrec_testbed_line(const struct testbed_record *r)
+{
+	json_t *o = json_object();
+	int err = 0;
+
+	err |= set_str(o, "type", "testbed");
+	err |= set_str(o, "testbed", r->testbed ? r->testbed : "");
+	err |= set_str(o, "event", tb_event_name(r->event));
+	if (r->build[0])
+		err |= set_str(o, "build", r->build);
+	err |= set_new(o, "ok", json_boolean(r->ok));
+	err |= set_new(o, "seconds", json_num(r->seconds));
+	if (r->error)
+		err |= set_str(o, "error", r->error);
+	err |= set_new(o, "time", json_now());
 	return finish(o, err);
 }
 
@@ -453,6 +482,7 @@ static int parse_measure(struct measure_record *r, struct reader *rd)
 	r->ok = rd_bool(rd, o, "ok");
 	r->seconds = rd_num(rd, o, "seconds", 0);
 	r->error = dup_or_null(rd_str(rd, o, "error", 0));
+	r->deploy_failed = rd_bool(rd, o, "deploy_failed");
 	if (rd->bad)
 		return -1;
 	r->nvalues = json_object_size(values);
@@ -474,6 +504,26 @@ static int parse_measure(struct measure_record *r, struct reader *rd)
 			rd_bad(rd, "values", "has no value for '%.40s' in a record marked ok", name);
 		}
 	}
+	return rd->bad ? -1 : 0;
+}
+
+static int parse_testbed(struct testbed_record *r, struct reader *rd)
+{
+	json_t *o = rd->o;
+	const char *tb = rd_str(rd, o, "testbed", 1);
+	const char *ev = rd_str(rd, o, "event", 1);
+
+	r->testbed = xstrdup(tb ? tb : "");
+	r->event = TB_NEVENTS;
+	for (int e = 0; ev && e < TB_NEVENTS; e++)
+		if (!strcmp(ev, tb_event_names[e]))
+			r->event = (enum tb_event)e;
+	if (ev && r->event == TB_NEVENTS)
+		rd_bad(rd, "event", "'%.40s' is not a testbed event", ev);
+	rd_fixed(rd, r->build, sizeof(r->build), o, "build", 0, 1);
+	r->ok = rd_bool(rd, o, "ok");
+	r->seconds = rd_num(rd, o, "seconds", 0);
+	r->error = dup_or_null(rd_str(rd, o, "error", 0));
 	return rd->bad ? -1 : 0;
 }
 
@@ -510,6 +560,9 @@ int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
 	} else if (!strcmp(type, "measure")) {
 		out->type = JREC_MEASURE;
 		ret = parse_measure(&out->measure, &rd);
+	} else if (!strcmp(type, "testbed")) {
+		out->type = JREC_TESTBED;
+		ret = parse_testbed(&out->testbed, &rd);
 	}
 	json_decref(rd.o);
 	if (ret < 0)
@@ -525,6 +578,14 @@ void jrec_release(struct jrec *r)
 	r->study = NULL;
 	build_record_release(&r->build);
 	measure_record_release(&r->measure);
+	testbed_record_release(&r->testbed);
+}
+
+void testbed_record_release(struct testbed_record *r)
+{
+	free(r->testbed);
+	free(r->error);
+	r->testbed = r->error = NULL;
 }
 
 void build_record_release(struct build_record *r)

@@ -21,6 +21,7 @@
 char *jrec_header_line(const char *study, const char *study_hash);
 char *jrec_build_line(const struct build_record *r);
 char *jrec_measure_line(const struct measure_record *r);
+char *jrec_testbed_line(const struct testbed_record *r);
 char *jrec_run_line(unsigned jobs, unsigned long planned, unsigned long cached);
 char *jrec_end_line(int interrupted);
 
@@ -29,6 +30,7 @@ enum jrec_type {
 	JREC_HEADER,
 	JREC_BUILD,
 	JREC_MEASURE,
+	JREC_TESTBED,
 };
 
 /* One parsed line. */
@@ -39,6 +41,7 @@ struct jrec {
 	char *study;               /* HEADER: the study's name, malloced, or NULL */
 	struct build_record build; /* BUILD: fields malloced */
 	struct measure_record measure; /* MEASURE: fields malloced */
+	struct testbed_record testbed; /* TESTBED: fields malloced */
 };
 
 /* The text is not JSON: returned without a message, since only the caller

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/lab.h"
 #include "tuner/parse.h"
 #include "tuner/runner.h"
 #include "tuner/util.h"
@@ -24,27 +25,6 @@ char *measure_log_path(const char *dir, const char *testbed)
 	return log;
 }
 
-/*
- * Runs a reboot or deploy step; on failure describes it in err. Returns 1
- * when cancelled (nothing to record), else 0.
- */
-static int step(struct strbuf *err, const struct cmd_spec *cmd, const char *what,
-		const char *cwd, char *const *env, const char *log)
-{
-	struct runner r = RUNNER_INIT;
-	int cancelled = 0;
-
-	if (run_shell(&r, cmd->command, cwd, env, log, 0, cmd->timeout) < 0)
-		strbuf_addf(err, "%s: %s", what, tn_errmsg());
-	else if (r.result.cancelled)
-		cancelled = 1;
-	else if (r.result.status)
-		strbuf_addf(err, "%s %s with status %d", what,
-			    r.result.timed_out ? "timed out" : "failed", r.result.status);
-	runner_release(&r);
-	return cancelled;
-}
-
 static uint64_t hash_num(uint64_t h, double v)
 {
 	char buf[40];
@@ -55,7 +35,8 @@ static uint64_t hash_num(uint64_t h, double v)
 
 void measure_key(char out[17], const struct study *s)
 {
-	const struct cmd_spec *cmds[] = { &s->measure, &s->deploy, &s->reboot };
+	const struct cmd_spec *cmds[] = { &s->measure, &s->deploy, &s->reboot, &s->ready,
+					   &s->recover };
 	uint64_t h = hash64_str(HASH64_INIT, "tuner-measure-1");
 	char machine[512];
 
@@ -63,6 +44,13 @@ void measure_key(char out[17], const struct study *s)
 		h = hash64_str(h, cmds[i]->command ? cmds[i]->command : "");
 		h = hash64_str(h, cmds[i]->inputs);
 	}
+	/* The testbeds' environment as written: ${...} references, never
+	 * what they expand to. */
+	for (size_t t = 0; t < s->ntestbeds; t++)
+		for (size_t i = 0; i < s->tbs[t].nenv; i++) {
+			h = hash64_str(h, s->tbs[t].env_name[i]);
+			h = hash64_str(h, s->tbs[t].env_value[i]);
+		}
 	for (size_t i = 0; i < s->nobjectives; i++) {
 		if (s->objectives[i].from_size)
 			continue;
@@ -89,7 +77,7 @@ void measure_key(char out[17], const struct study *s)
 	hash64_hex(out, h);
 }
 
-int measure_run(struct measure_record *out, const struct measure_request *req)
+int measure_run(struct measure_record *out, const struct measure_request *req, int *status)
 {
 	const struct study *s = req->study;
 	const struct parse_models models = { &s->model, s->has_uarch ? &s->uarch : NULL };
@@ -97,30 +85,27 @@ int measure_run(struct measure_record *out, const struct measure_request *req)
 	struct runner r = RUNNER_INIT;
 	struct strbuf err = STRBUF_INIT;
 	double start = now_seconds();
-	int cancelled = 0;
+	off_t from = lab_log_mark(log);
+	int cancelled = 0, started;
 	size_t k = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (req->reboot && s->reboot.command &&
-	    (cancelled = step(&err, &s->reboot, "reboot", req->dir, req->env, log)))
+	*status = -1;
+	started = run_shell(&r, s->measure.command, req->dir, req->env, log, CAPTURE_MEASURE,
+			    s->measure.timeout) == 0;
+	if (!started)
+		strbuf_addf(&err, "measure: %s", tn_errmsg());
+	else if ((cancelled = r.result.cancelled))
 		goto out;
-	if (!err.len && s->deploy.command &&
-	    (cancelled = step(&err, &s->deploy, "deploy", req->dir, req->env, log)))
-		goto out;
-	if (!err.len) {
-		if (run_shell(&r, s->measure.command, req->dir, req->env, log, CAPTURE_MEASURE,
-			      s->measure.timeout) < 0)
-			strbuf_addf(&err, "measure: %s", tn_errmsg());
-		else if ((cancelled = r.result.cancelled))
-			goto out;
-		else if (r.result.timed_out)
-			strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
-		else if (r.result.status)
-			strbuf_addf(&err, "measure failed with status %d", r.result.status);
-		else if (r.result.out_truncated)
-			strbuf_addf(&err, "measure printed more than %zu MiB on stdout: not parsed "
-				    "(all of it is in the log)", CAPTURE_MEASURE >> 20);
-	}
+	else if (r.result.timed_out)
+		strbuf_addf(&err, "measure timed out after %gs", s->measure.timeout);
+	else if (r.result.status)
+		strbuf_addf(&err, "measure failed with status %d", r.result.status);
+	else if (r.result.out_truncated)
+		strbuf_addf(&err, "measure printed more than %zu MiB on stdout: not parsed "
+			    "(all of it is in the log)", CAPTURE_MEASURE >> 20);
+	if (started && !r.result.timed_out)
+		*status = r.result.status;
 
 	out->names = xcalloc(s->nobjectives + 1, sizeof(*out->names));
 	out->values = xcalloc(s->nobjectives + 1, sizeof(*out->values));
@@ -138,8 +123,11 @@ int measure_run(struct measure_record *out, const struct measure_request *req)
 	/* Beside what the command printed, where the user is sent to look. */
 	if (err.len)
 		log_append(log, "== tuner: measurement failed: %s\n", err.buf);
+	if (lab_scrub(log, from, req->secrets, req->nsecrets) < 0)
+		tn_error_clear(); /* the log is the user's to mind; the run goes on */
 	out->ok = err.len == 0;
-	out->error = err.len ? strbuf_detach(&err) : NULL;
+	/* A parser's complaint quotes the output: no secret in the journal. */
+	out->error = err.len ? lab_scrub_text(err.buf, req->secrets, req->nsecrets) : NULL;
 	out->seconds = now_seconds() - start;
 out:
 	runner_release(&r);

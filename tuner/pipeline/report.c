@@ -469,6 +469,7 @@ json_t *report_json_doc(const struct study *s, const struct run_result *r)
 	}
 	json_object_set_new(root, "front", front);
 	json_object_set_new(root, "configs", all);
+	json_object_set_new(root, "testbeds", report_testbeds_json(s, r));
 	return root;
 }
 

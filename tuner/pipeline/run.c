@@ -139,7 +139,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	unsigned *workers = NULL;
 	double start = now_seconds(), cpu0 = cpu_self();
 	unsigned long known = 0;
-	int changed = 0, ret = -1;
+	int changed = 0, ret = -1, lab_started = 0;
 	int lock_fd = -1;
 	size_t stale;
 
@@ -157,7 +157,8 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 
 	/* Bad input fails before anything is created: a plan beyond the
 	 * limits too. */
-	if (study_check_plan(s, opts->has_budget ? opts->budget : s->budget, ctx.nsrcs) < 0)
+	if (study_check_plan(s, opts->has_budget ? opts->budget : s->budget, ctx.nsrcs) < 0 ||
+	    lab_check_env(s) < 0)
 		goto out;
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, NULL, 0) < 0)
@@ -198,8 +199,13 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	if (run_plan(&units, &nunits, &ctx, opts, compiler, builds_root) < 0)
 		goto out;
 
+	ctx.results_dir = out->results_dir;
+	if (lab_start(&ctx, out->results_dir) < 0)
+		goto out;
+	lab_started = 1;
+	for (size_t i = 0; ctx.retry_failed && i < nunits; i++)
+		units[i].boot_base = journal_boot_failures(ctx.j, units[i].key);
 	workers = xcalloc(1 + s->ntestbeds, sizeof(*workers));
-	ctx.testbed_used = xcalloc(s->ntestbeds, sizeof(*ctx.testbed_used));
 	workers[0] = jobs;
 	for (size_t t = 0; t < s->ntestbeds; t++)
 		workers[1 + t] = 1;
@@ -241,6 +247,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	if (journal_add_end(ctx.j, out->interrupted) < 0)
 		goto out;
 	run_summarize(out, &ctx, units, nunits);
+	run_summarize_testbeds(out, &ctx, units, nunits);
 	run_summarize_predictions(out, &ctx);
 	run_summarize_shares(out, &ctx);
 	run_warn_applied(out, &ctx, units, nunits, opts->report);
@@ -266,6 +273,7 @@ out:
 		free(units[i].uncounted);
 		free(units[i].ignored);
 		free(units[i].prof_kind);
+		free(units[i].no_boot_on);
 	}
 	free(units);
 	for (size_t p = 0; p < ctx.npreds; p++)
@@ -278,7 +286,8 @@ out:
 	pthread_mutex_destroy(&ctx.err_lock);
 	free(ctx.first_error);
 	free(workers);
-	free(ctx.testbed_used);
+	if (lab_started)
+		lab_stop(&ctx);
 	free(ctx.race_runs);
 	free(ctx.race_verdict);
 	journal_close(ctx.j);
@@ -322,5 +331,11 @@ void run_result_release(struct run_result *r)
 	free(r->noisy);
 	free(r->results_dir);
 	free(r->compiler);
+	for (size_t t = 0; t < r->ntestbeds; t++) {
+		free(r->testbeds[t].name);
+		free(r->testbeds[t].why);
+	}
+	free(r->testbeds);
+	run_block_release(&r->block);
 	memset(r, 0, sizeof(*r));
 }

@@ -28,9 +28,18 @@ static void push(struct samples *b, double v, unsigned cluster)
 	b->cl[b->n++] = cluster;
 }
 
-/* Appends u's samples of objective o, runs < limit on each testbed. */
-static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
-		    const struct objective *o, unsigned limit)
+/* Index of testbed name in the study, or SIZE_MAX (a record of a testbed
+ * the study no longer names). */
+static size_t testbed_index(const struct study *s, const char *name)
+{
+	for (size_t t = 0; t < s->ntestbeds; t++)
+		if (!strcmp(s->testbeds[t], name))
+			return t;
+	return SIZE_MAX;
+}
+
+void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective *o,
+		     unsigned limit, void (*fn)(double v, size_t testbed, void *arg), void *arg)
 {
 	const struct measure_record **recs;
 	const struct unit *lead = u->lead ? u->lead : u;
@@ -39,7 +48,7 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 	if (!atomic_load(&u->built) || !u->build || u->build->status != BUILD_OK)
 		return;
 	if (o->from_size) {
-		push(b, u->build->size, u->layout_seed);
+		fn(u->build->size, SIZE_MAX, arg);
 		return;
 	}
 	/* The same code's samples, pooled: they are of the same program; the
@@ -48,7 +57,7 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 	for (size_t g = 0; g <= lead->ntwins; g++) {
 		const struct unit *v = g ? lead->twins[g - 1] : lead;
 
-		for (size_t t = 0; t < ctx->s->ntestbeds; t++) {
+		for (size_t t = 0; t < ctx->nslots; t++) {
 			size_t ok;
 
 			n = run_records(v, t, &recs, &ok);
@@ -58,26 +67,61 @@ static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
 					continue;
 				for (size_t k = 0; k < recs[i]->nvalues; k++)
 					if (!strcmp(recs[i]->names[k], o->name))
-						push(b, recs[i]->values[k], u->layout_seed);
+						fn(recs[i]->values[k],
+						   testbed_index(ctx->s, recs[i]->testbed), arg);
 			}
 			free(recs);
 		}
 	}
 }
 
-/* Gathers samples[c * m + i] for every configuration and objective. */
+struct collecting {
+	struct samples *b;
+	unsigned cluster;
+	const double *shift; /* per testbed (log scale), or NULL */
+};
+
+static void collect_one(double v, size_t t, void *arg)
+{
+	struct collecting *c = arg;
+
+	if (c->shift && t != SIZE_MAX)
+		v *= exp(-c->shift[t]);
+	push(c->b, v, c->cluster);
+}
+
+/* Appends u's samples of objective o, runs < limit on each testbed, each
+ * taken back by its testbed's effect (shift, NULL: none). */
+static void collect(struct samples *b, struct run_ctx *ctx, struct unit *u,
+		    const struct objective *o, unsigned limit, const double *shift)
+{
+	struct collecting c = { b, u->layout_seed, shift };
+
+	run_each_sample(ctx, u, o, limit, collect_one, &c);
+}
+
+/* Gathers samples[c * m + i] for every configuration and objective, each
+ * taken back by its testbed's effect where the testbeds differ
+ * (run_block(); into blk when not NULL). */
 static struct samples *gather(struct run_ctx *ctx, struct unit *units, size_t nconfigs,
-			      const unsigned *runs)
+			      const unsigned *runs, struct run_block *blk)
 {
 	const struct study *s = ctx->s;
 	size_t L = s->layout_samples, m = s->nobjectives;
 	struct samples *b = xcalloc(nconfigs * m + 1, sizeof(*b));
+	struct run_block own;
 
+	if (!blk)
+		blk = &own;
+	run_block(blk, ctx, units, nconfigs, runs);
 	for (size_t c = 0; c < nconfigs; c++)
 		for (size_t i = 0; i < m; i++)
 			for (size_t k = 0; k < L; k++)
 				collect(&b[c * m + i], ctx, &units[c * L + k], &s->objectives[i],
-					runs ? runs[c] : UINT_MAX);
+					runs ? runs[c] : UINT_MAX,
+					blk->adjusted[i] ? &blk->shift[i * s->ntestbeds] : NULL);
+	if (blk == &own)
+		run_block_release(&own);
 	return b;
 }
 
@@ -123,7 +167,7 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 		 const int *skip)
 {
 	size_t m = ctx->s->nobjectives;
-	struct samples *b = gather(ctx, units, nconfigs, runs);
+	struct samples *b = gather(ctx, units, nconfigs, runs, NULL);
 	double *values = xcalloc(nconfigs * m + 1, sizeof(*values));
 	struct summary sm;
 	size_t nfront;
@@ -138,8 +182,25 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 	return nfront;
 }
 
+/* Whether the journal holds a failed deploy of u (it did not come up). */
+static int deploy_failed(struct run_ctx *ctx, struct unit *u)
+{
+	const struct measure_record **recs;
+	size_t ok, n = 0;
+	int failed = 0;
+
+	for (size_t t = 0; t < ctx->nslots && !failed; t++) {
+		n = run_records(u->lead ? u->lead : u, t, &recs, &ok);
+		for (size_t i = 0; i < n; i++)
+			failed |= recs[i]->deploy_failed;
+		free(recs);
+	}
+	return failed;
+}
+
 /* Status of configuration c: "ok", a build status, "incomplete" (fewer
- * than repeats.min runs somewhere) or "measure-failed". */
+ * than repeats.min runs somewhere), "deploy-failed" (a build did not come
+ * up on the testbeds) or "measure-failed". */
 static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t L,
 				 const struct samples *b)
 {
@@ -152,6 +213,8 @@ static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t
 			complete = 0;
 		else if (u->build->status != BUILD_OK)
 			return build_status_name(u->build->status);
+		else if (deploy_failed(ctx, u))
+			return "deploy-failed";
 		else if (!run_measures_complete(u))
 			complete = 0;
 	}
@@ -172,7 +235,7 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 	const struct study *s = ctx->s;
 	size_t L = s->layout_samples, m = s->nobjectives;
 	size_t nc = nunits / L;
-	struct samples *b = gather(ctx, units, nc, NULL);
+	struct samples *b = gather(ctx, units, nc, NULL, &out->block);
 	double *matrix = xcalloc(nc * m + 1, sizeof(*matrix));
 	struct pareto_verdict *v = xcalloc(nc + 1, sizeof(*v));
 

@@ -63,7 +63,7 @@ size_t run_count_stale(struct run_ctx *ctx)
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok)
 {
-	size_t all = journal_measures(u->ctx->j, u->key, u->ctx->s->testbeds[t], recs);
+	size_t all = journal_measures(u->ctx->j, u->key, lab_slot_testbed(u->ctx, t), recs);
 	size_t n = 0;
 
 	*ok = 0;
@@ -85,17 +85,23 @@ int run_record_counts(const struct study *s, const struct measure_record *r, siz
 	return r->ok || ok < s->repeats_min;
 }
 
-/* The records of u on testbed t that count as results (*n: all of them,
- * *ok: the ones that succeeded). */
+/* The records of u in slot t that count as results (*n: all of them,
+ * *ok: the ones that succeeded). A failed deploy (the build did not come
+ * up) is its last result: it counts as every run still owed. */
 static size_t counted(struct unit *u, size_t t, size_t *n, size_t *ok)
 {
 	const struct measure_record **recs;
 	size_t c = 0;
+	int no_boot = 0;
 
 	*n = run_records(u, t, &recs, ok);
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; i < *n; i++) {
 		c += (size_t)run_record_counts(u->ctx->s, recs[i], *ok);
+		no_boot |= recs[i]->deploy_failed && !u->ctx->retry_failed;
+	}
 	free(recs);
+	if (no_boot && c < u->ctx->s->repeats_max)
+		c = u->ctx->s->repeats_max;
 	return c;
 }
 
@@ -132,7 +138,7 @@ static int measured(struct unit *u, unsigned want)
 
 	if (!run_has_measure(s))
 		return 1;
-	for (size_t t = 0; t < s->ntestbeds; t++)
+	for (size_t t = 0; t < u->ctx->nslots; t++)
 		if (run_count_shared(u, t) < want)
 			return 0;
 	return 1;
@@ -143,18 +149,107 @@ int run_measures_complete(struct unit *u)
 	return measured(u, u->ctx->s->repeats_min);
 }
 
-/* Takes run m->run of unit m->u on testbed m->testbed and records it. */
-static void measure_once(struct mjob *m)
+/* Records the outcome rec of run m->run of m->u. 0, or -1 when the run
+ * stops (out of space: not recorded; or the journal failed). */
+static int record(struct mjob *m, struct measure_record *rec)
+{
+	struct unit *u = m->u;
+	struct run_ctx *ctx = u->ctx;
+
+	if (!rec->ok && out_of_space(NULL, u->dir)) {
+		/* Not the build's result: not recorded; the run stops. */
+		char *why = xstrdup(tn_errmsg());
+
+		tn_error("measurement of %s [%s] failed: %s; not recorded", u->cfg.id,
+			 u->cfg.flags, why);
+		free(why);
+		run_fail(ctx);
+		return -1;
+	}
+	memcpy(rec->build_key, u->key, sizeof(rec->build_key));
+	memcpy(rec->config_id, u->cfg.id, sizeof(rec->config_id));
+	memcpy(rec->mkey, ctx->mkey, sizeof(rec->mkey));
+	rec->testbed = (char *)ctx->s->testbeds[m->testbed];
+	rec->run = m->run;
+	if (journal_add_measure(ctx->j, rec) < 0) {
+		run_fail(ctx);
+		return -1;
+	}
+	atomic_fetch_add(&ctx->measures_done, 1);
+	atomic_fetch_add(&ctx->measure_ms, (unsigned long)(rec->seconds * 1e3));
+	return 0;
+}
+
+/*
+ * The testbed was at fault: m goes to another testbed of its slot (or
+ * back to this one, recovered, when it is the only one). 1 when it was
+ * queued again (m is not to be freed), 0 when no testbed is left: the run
+ * stops in split mode; in all mode, the testbed's share of the work is
+ * lost (the configurations stay incomplete).
+ */
+static int again(struct mjob *m)
+{
+	struct run_ctx *ctx = m->u->ctx;
+	size_t t = lab_pick(ctx, m->slot, m->u, m->run, m->testbed);
+
+	if (t == SIZE_MAX) {
+		atomic_fetch_sub(&ctx->measures_planned, 1);
+		if (ctx->s->lab.mode == LAB_SPLIT) {
+			tn_error("every testbed is quarantined (%s/testbeds/ has their logs)",
+				 ctx->results_dir);
+			run_fail(ctx);
+		}
+		return 0;
+	}
+	m->testbed = t;
+	lab_submit(ctx, m);
+	return 1;
+}
+
+/* A record of u that says its build did not come up (why). */
+static void record_no_boot(struct mjob *m, char *why)
+{
+	const struct study *s = m->u->ctx->s;
+	struct measure_record rec = { 0 };
+	size_t k = 0;
+
+	rec.names = xcalloc(s->nobjectives + 1, sizeof(*rec.names));
+	rec.values = xcalloc(s->nobjectives + 1, sizeof(*rec.values));
+	for (size_t i = 0; i < s->nobjectives; i++) {
+		if (!measure_objective(s, i))
+			continue;
+		rec.names[k] = s->objectives[i].name;
+		rec.values[k++] = NAN;
+	}
+	rec.nvalues = k;
+	rec.error = xstrdup(why);
+	rec.deploy_failed = 1;
+	record(m, &rec);
+	measure_run_release(&rec);
+}
+
+/* Takes run m->run of unit m->u on testbed m->testbed (getting the testbed
+ * ready first) and records it. 1 when m was queued again. */
+static int measure_once(struct mjob *m)
 {
 	struct unit *u = m->u;
 	struct run_ctx *ctx = u->ctx;
 	const struct study *s = ctx->s;
+	struct tb_state *tb = &ctx->tb[m->testbed];
 	struct measure_request req = { 0 };
 	struct cmd_env e = { 0 };
 	struct measure_record rec;
 	char uarch[512];
-	char **env;
+	char **env, *why = NULL;
+	int status, requeued = 0;
 
+	if (atomic_load(&u->deploy_failed)) {
+		/* Recorded once; its other runs are not taken. */
+		atomic_fetch_sub(&ctx->measures_planned, 1);
+		return 0;
+	}
+	if (atomic_load(&tb->quarantined))
+		return again(m);
 	e.flags = u->cfg.flags;
 	e.src = u->src->dir;
 	e.out = u->dir;
@@ -166,56 +261,71 @@ static void measure_once(struct mjob *m)
 	e.jobs = ctx->jobs_per_build;
 	e.layout_seed = u->layout_seed;
 	e.run = m->run;
+	e.extra = tb->env.vars;
 	if (s->has_uarch) {
 		ua_config_machine(&s->uarch, uarch, sizeof(uarch));
 		e.uarch = uarch;
 		e.uarch_plugin = ua_plugin_path();
 	}
 	env = env_build(&e);
+	switch (lab_prepare(ctx, m->testbed, u, env, &why)) {
+	case LAB_CANCEL:
+		goto out;
+	case LAB_FAULT:
+	case LAB_MOVE:
+		requeued = again(m);
+		goto out;
+	case LAB_NO_BOOT:
+		if (!atomic_exchange(&u->deploy_failed, 1))
+			record_no_boot(m, why);
+		else
+			atomic_fetch_sub(&ctx->measures_planned, 1);
+		goto out;
+	case LAB_READY:
+		break;
+	}
 	req.study = s;
 	req.testbed = m->testbed;
 	req.env = env;
 	req.dir = u->dir;
-	/* Between measurements on a testbed; only its one worker touches
-	 * its flag. */
-	req.reboot = ctx->testbed_used[m->testbed];
-	ctx->testbed_used[m->testbed] = 1;
-	if (measure_run(&rec, &req) != 0) {
-		env_free(env);
-		return;
-	}
-	if (!rec.ok && out_of_space(NULL, u->dir)) {
-		/* Not the build's result: not recorded; the run stops. */
-		char *why = xstrdup(tn_errmsg());
+	req.secrets = tb->env.secrets;
+	req.nsecrets = tb->env.nsecrets;
+	if (measure_run(&rec, &req, &status) != 0)
+		goto out;
+	/* The testbed's fault, not the build's: it said so (75), or it no
+	 * longer answers. The run is taken again. */
+	if (!rec.ok && (status == 75 || !lab_probe(ctx, m->testbed, env, u->dir))) {
+		char *what = xasprintf("measurement of %s run %u: %s%s", u->cfg.id, m->run,
+				       rec.error, status == 75 ? " (75: the testbed's fault)" :
+				       ", and the testbed does not answer ready");
 
-		tn_error("measurement of %s [%s] failed: %s; not recorded", u->cfg.id,
-			 u->cfg.flags, why);
-		free(why);
-		run_fail(ctx);
+		lab_fault(ctx, m->testbed, u->key, what, env, u->dir);
+		free(what);
+		requeued = again(m);
 	} else {
-		memcpy(rec.build_key, u->key, sizeof(rec.build_key));
-		memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
-		memcpy(rec.mkey, ctx->mkey, sizeof(rec.mkey));
-		rec.testbed = (char *)s->testbeds[m->testbed];
-		rec.run = m->run;
-		if (journal_add_measure(ctx->j, &rec) < 0)
-			run_fail(ctx);
-		atomic_fetch_add(&ctx->measures_done, 1);
-		atomic_fetch_add(&ctx->measure_ms, (unsigned long)(rec.seconds * 1e3));
+		lab_measured(ctx, m->testbed);
+		record(m, &rec);
 	}
 	measure_run_release(&rec);
+out:
+	free(why);
 	env_free(env);
+	return requeued;
 }
 
 void run_measure_job(void *arg, int cancelled)
 {
 	struct mjob *m = arg;
-
+	/* m may be taken up by another worker once queued again. */
+	struct run_ctx *ctx = m->u->ctx;
+	size_t t = m->testbed;
 	/* After a failed journal write nothing more is measured: it could
 	 * not be recorded. */
-	if (!cancelled && !run_stopped(m->u->ctx))
-		measure_once(m);
-	free(arg);
+	int requeued = !cancelled && !run_stopped(ctx) && measure_once(m);
+
+	atomic_fetch_sub(&ctx->tb[t].load, 1);
+	if (!requeued)
+		free(arg);
 }
 
 /* Whether the journal holds a pair of builds that checks prediction p

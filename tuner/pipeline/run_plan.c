@@ -32,7 +32,7 @@ static void add_units(struct unit **units, size_t *nunits, size_t *alloc,
 		u->layout_seed = seedi;
 		u->src = src;
 		atomic_init(&u->built, 0);
-		u->next = xcalloc(s->ntestbeds, sizeof(*u->next));
+		u->next = xcalloc(study_slots(s), sizeof(*u->next));
 		u->ctx = ctx;
 		build_key(u->key, s, c, seedi, src->tree, compiler);
 		u->dir = xasprintf("%s/%s", builds_root, u->key);

@@ -14,6 +14,7 @@
 
 #include "tuner/gitsrc.h"
 #include "tuner/journal.h"
+#include "tuner/lab.h"
 #include "tuner/pareto.h"
 #include "tuner/pool.h"
 #include "tuner/run.h"
@@ -34,7 +35,15 @@ struct unit {
 	const struct build_record *build; /* owned by the journal; NULL until built */
 	atomic_int built;  /* build (or its lookup) finished: build is set */
 	int noticed;       /* the scheduler has seen it built (main thread) */
-	unsigned *next;    /* per testbed: next run index to submit (main thread) */
+	unsigned *next;    /* per slot (lab_slot()): next run index to submit
+	                      (main thread) */
+	unsigned boot_base; /* --retry-failed: the journal's boot failures of
+	                       it before this run (run_lab.c ignores them) */
+	/* Lab: the testbeds it did not come up on in this run (malloced,
+	 * per testbed; under ctx->lab_lock), and whether it is recorded as a
+	 * failed deploy (then its other runs are dropped). */
+	unsigned char *no_boot_on;
+	atomic_int deploy_failed;
 	struct run_ctx *ctx;
 	/*
 	 * Builds whose code is the same (code_id()) are measured once: the
@@ -109,13 +118,20 @@ struct run_ctx {
 	size_t nsrcs;
 	unsigned jobs_per_build;
 	char *cache_dir; /* <results>/cache: TUNER_CACHE of every build */
+	const char *results_dir; /* the run's (run_result.results_dir) */
 	int retry_failed; /* run_opts.retry_failed */
 	/* measure_key() of this study: only measurements under it count; a
 	 * record without one (older tuners) counts when the study file is
 	 * the one the journal was started with (!study_changed). */
 	char mkey[17];
 	int study_changed;
-	int *testbed_used; /* per testbed: a measurement ran (its worker only) */
+	/* The testbeds (run_lab.c), and the slots measurements are counted
+	 * in: one per testbed (lab.mode all) or one for all (split). */
+	struct tb_state *tb;
+	size_t nslots;
+	pthread_mutex_t lab_lock; /* notes */
+	char **notes;             /* for the main thread to say (lab_say_notes()) */
+	size_t nnotes, anotes;
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
 	atomic_ulong measure_ms; /* wall time of this run's measurements */
@@ -139,11 +155,39 @@ struct run_ctx {
 	const char **race_verdict;
 };
 
-/* A measurement to take: run `run` of unit u on testbed `testbed`. */
+/* A measurement to take: run `run` of unit u, counted in slot `slot`,
+ * on testbed `testbed`. */
 struct mjob {
 	struct unit *u;
-	size_t testbed;
+	size_t slot, testbed;
 	unsigned run;
+};
+
+/*
+ * A testbed during a run. Its lifecycle fields are its queue's one
+ * worker's; quarantined and load are read by all, the counts at the end.
+ */
+struct tb_state {
+	const char *name;     /* the study's */
+	struct lab_env env;   /* its env, expanded */
+	char *log;            /* <results>/testbeds/<name>.log: its lifecycle */
+	char image[17];       /* the build it holds, as journaled; "" unknown */
+	int up;               /* ready answered since it last booted, this run */
+	int used;             /* measured since it last booted: reboot first */
+	unsigned fails;       /* faults in a row */
+	atomic_int quarantined;
+	atomic_uint load;     /* measurements queued on it or running */
+	atomic_uint deploys, recoveries, faults, no_boots; /* this run */
+};
+
+/* What getting a testbed ready for a build came to. */
+enum lab_outcome {
+	LAB_READY,   /* measure */
+	LAB_FAULT,   /* the testbed's fault (counted, recovered): redo elsewhere */
+	LAB_MOVE,    /* u did not come up on this testbed: try another (split) */
+	LAB_NO_BOOT, /* the build did not come up boot_attempts times: a failed
+	                deploy of the build */
+	LAB_CANCEL,  /* the run stops */
 };
 
 /* ---- run.c ---- */
@@ -216,9 +260,9 @@ int run_record_current(const struct run_ctx *ctx, const struct measure_record *r
 /* Records in the journal of the run's builds that no longer count
  * (!run_record_current()): what made them has changed. */
 size_t run_count_stale(struct run_ctx *ctx);
-/* The journal's current measurement records of u on testbed t (*recs
- * malloced, free() it; the records are the journal's), and how many
- * succeeded. */
+/* The journal's current measurement records of u in slot t (lab_slot():
+ * a testbed's, or every testbed's; *recs malloced, free() it; the records
+ * are the journal's), and how many succeeded. */
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok);
 /* Whether record r, among records of which ok succeeded, counts as a
@@ -244,7 +288,49 @@ void run_build_job(void *arg, int cancelled);
 void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx);
 void run_measure_job(void *arg, int cancelled);
 
+/* ---- run_lab.c ---- */
+
+/* Sets up ctx->tb and ctx->nslots (after the journal is open): each
+ * testbed's env expanded (-1 with message when a ${NAME} is unset), what
+ * it holds from the journal, <results>/testbeds/ for their logs. */
+int lab_start(struct run_ctx *ctx, const char *results_dir);
+void lab_stop(struct run_ctx *ctx);
+/* The slot testbed t's measurements count in. */
+size_t lab_slot(const struct run_ctx *ctx, size_t t);
+/* The testbed whose records count in slot (NULL: every testbed's). */
+const char *lab_slot_testbed(const struct run_ctx *ctx, size_t slot);
+/* A testbed for run `run` of u in slot: not quarantined, not `avoid`
+ * (SIZE_MAX: none) when another will do; split: the runs of a build
+ * rotate over the testbeds, the least loaded taking over when the one in
+ * turn has two more queued. SIZE_MAX when every testbed is quarantined. */
+size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
+		size_t avoid);
+/* Queues m on its testbed's queue (m->testbed set). */
+void lab_submit(struct run_ctx *ctx, struct mjob *m);
+/* Gets testbed t ready to measure u (its worker): deploy where it does not
+ * hold u's build, ready, reboot between runs; recovers it when a step
+ * fails. env: u's measurement environment. LAB_NO_BOOT sets *why
+ * (malloced: free()). */
+enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char **env,
+			     char **why);
+/* A fault of t's during a measurement of build (NULL: none): counted,
+ * journaled, t recovered unless quarantined now. */
+void lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why, char **env,
+	       const char *cwd);
+/* One ready try on t: 1 answers (or no ready command), 0 not. */
+int lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd);
+/* t took a measurement: its faults in a row end; reboot before the next. */
+void lab_measured(struct run_ctx *ctx, size_t t);
+/* Says (main thread) what the testbeds' workers noted since the last call. */
+void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep);
+
 /* ---- run_front.c ---- */
+
+/* Calls fn(value, testbed index (SIZE_MAX: a size, or a testbed the study
+ * no longer names), arg) for each sample of u on objective o that counts,
+ * runs < limit, its twins' pooled. */
+void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective *o,
+		     unsigned limit, void (*fn)(double v, size_t testbed, void *arg), void *arg);
 
 /*
  * The configurations' samples, point estimates and noise-aware front.
@@ -257,6 +343,16 @@ void run_measure_job(void *arg, int cancelled);
 size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 		 struct unit *units, size_t nconfigs, const unsigned *runs,
 		 const int *skip);
+
+/* ---- run_testbeds.c ---- */
+
+/* The testbeds' effects over the configurations' samples (runs as for
+ * run_front()) into out (release with run_block_release()). */
+void run_block(struct run_block *out, struct run_ctx *ctx, struct unit *units,
+	       size_t nconfigs, const unsigned *runs);
+/* Fills out->testbeds from the journal and ctx->tb. */
+void run_summarize_testbeds(struct run_result *out, struct run_ctx *ctx, struct unit *units,
+			    size_t nunits);
 
 /* Fills out->configs, out->nconfigs and out->nfront from the journal. */
 void run_summarize(struct run_result *out, struct run_ctx *ctx,

@@ -36,7 +36,7 @@ static void eta_text(char *buf, size_t len, struct run_ctx *ctx, size_t nunits, 
 	}
 	if (run_has_measure(s)) {
 		/* Twins are measured as their lead. */
-		owed = (unsigned long)(nunits - ctx->twins) * s->repeats_min * s->ntestbeds;
+		owed = (unsigned long)(nunits - ctx->twins) * s->repeats_min * ctx->nslots;
 		owed = owed > mdone + mcached ? owed - mdone - mcached : 0;
 		if (owed && isnan(per_measure))
 			return;
@@ -114,8 +114,8 @@ static void share(struct sched *sc, struct unit *u)
 	struct unit *lead = NULL;
 
 	u->lead = u;
-	u->pooled = xcalloc(s->ntestbeds, sizeof(*u->pooled));
-	u->uncounted = xcalloc(s->ntestbeds, sizeof(*u->uncounted));
+	u->pooled = xcalloc(sc->ctx->nslots, sizeof(*u->pooled));
+	u->uncounted = xcalloc(sc->ctx->nslots, sizeof(*u->uncounted));
 	memcpy(u->code, u->build->code, sizeof(u->code));
 	if (s->share_same_code && !u->code[0] && u->build->artifact &&
 	    code_id(u->code, u->build->artifact) < 0) {
@@ -127,7 +127,7 @@ static void share(struct sched *sc, struct unit *u)
 		if (v != u && v->lead == v && !strcmp(v->code, u->code))
 			lead = v;
 	}
-	for (size_t t = 0; t < s->ntestbeds; t++) {
+	for (size_t t = 0; t < sc->ctx->nslots; t++) {
 		size_t have, n = run_count_records(u, t, &have);
 
 		atomic_fetch_add(&sc->ctx->measures_cached,
@@ -183,16 +183,46 @@ static void notice_builds(struct sched *sc)
 	}
 }
 
-static void submit(struct sched *sc, struct unit *u, size_t t)
+/* Queues u's next run of slot t, on the testbed lab_pick() gives: 1, or 0
+ * when no testbed is left (split: the run stops). */
+static int submit(struct sched *sc, struct unit *u, size_t t)
 {
-	struct mjob *m = xmalloc(sizeof(*m));
+	struct run_ctx *ctx = sc->ctx;
+	size_t tb = lab_pick(ctx, t, u, u->next[t], SIZE_MAX);
+	struct mjob *m;
 
+	if (tb == SIZE_MAX) {
+		if (ctx->s->lab.mode == LAB_SPLIT && !atomic_load(&ctx->error)) {
+			tn_error("every testbed is quarantined (%s/testbeds/ has their logs)",
+				 ctx->results_dir);
+			run_fail(ctx);
+		}
+		return 0;
+	}
+	m = xmalloc(sizeof(*m));
 	m->u = u;
-	m->testbed = t;
+	m->slot = t;
+	m->testbed = tb;
 	m->run = u->next[t]++;
 	sc->last[t] = u;
-	atomic_fetch_add(&sc->ctx->measures_planned, 1);
-	pool_submit(sc->ctx->pool, 1 + t, run_measure_job, m);
+	atomic_fetch_add(&ctx->measures_planned, 1);
+	lab_submit(ctx, m);
+	return 1;
+}
+
+/* Queues u's runs of slot t up to `upto`: one (lab.order rounds), or all
+ * of them back to back (builds). The number queued. */
+static size_t submit_runs(struct sched *sc, struct unit *u, size_t t, unsigned upto)
+{
+	size_t n = 0;
+
+	do {
+		if (!submit(sc, u, t))
+			break;
+		n++;
+	} while (sc->ctx->s->lab.order == LAB_BUILDS &&
+		 u->next[t] - u->uncounted[t] + u->pooled[t] < upto);
+	return n;
 }
 
 /*
@@ -219,20 +249,33 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 			u = u->lead;
 			if (u->next[t] - u->uncounted[t] + u->pooled[t] >= upto)
 				continue;
-			if (u == prev) {
+			if (u == prev && sc->ctx->s->lab.order == LAB_ROUNDS) {
 				if (!sc->unbuilt || stopping(sc->ctx))
 					held = u;
 				continue;
 			}
-			submit(sc, u, t);
-			n++;
+			n += submit_runs(sc, u, t, upto);
 		}
 	}
-	if (held) {
-		submit(sc, held, t);
-		n++;
-	}
+	if (held)
+		n += submit_runs(sc, held, t, upto);
 	return n;
+}
+
+/* Whether slot t can take more: a testbed of it with nothing queued (one
+ * not quarantined). */
+static int slot_idle(struct run_ctx *ctx, size_t t)
+{
+	for (size_t k = 0; k < ctx->s->ntestbeds; k++) {
+		size_t queued;
+
+		if (lab_slot(ctx, k) != t || atomic_load(&ctx->tb[k].quarantined))
+			continue;
+		pool_counts(ctx->pool, 1 + k, &queued, NULL, NULL);
+		if (!queued)
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -250,12 +293,10 @@ static void build_and_measure(struct sched *sc)
 		size_t queued_now = 0;
 
 		notice_builds(sc);
-		for (size_t t = 0; t < s->ntestbeds && run_has_measure(s) && !stopping(ctx); t++) {
-			size_t queued;
-			pool_counts(ctx->pool, 1 + t, &queued, NULL, NULL);
-			if (!queued)
+		for (size_t t = 0; t < ctx->nslots && run_has_measure(s) && !stopping(ctx); t++)
+			if (slot_idle(ctx, t))
 				queued_now += queue_round(sc, t, s->repeats_min, NULL);
-		}
+		lab_say_notes(ctx, sc->prog);
 		show_progress(sc->prog, ctx, sc->nunits, sc->start, 0);
 		if (idle && !queued_now)
 			break;
@@ -265,8 +306,11 @@ static void build_and_measure(struct sched *sc)
 /* Waits for the pool to run dry, showing progress. */
 static void drain(struct sched *sc)
 {
-	while (!pool_wait(sc->ctx->pool, 0.1))
+	while (!pool_wait(sc->ctx->pool, 0.1)) {
+		lab_say_notes(sc->ctx, sc->prog);
 		show_progress(sc->prog, sc->ctx, sc->nunits, sc->start, 0);
+	}
+	lab_say_notes(sc->ctx, sc->prog);
 }
 
 /* The configurations that can race: every build fine, every build with its
@@ -297,7 +341,7 @@ static void race(struct sched *sc, struct run_result *out)
 {
 	struct run_ctx *ctx = sc->ctx;
 	const struct study *s = ctx->s;
-	size_t nc = sc->nconfigs, T = s->ntestbeds;
+	size_t nc = sc->nconfigs, T = ctx->nslots;
 	int *racing = race_entrants(sc);
 	int *skip = xcalloc(nc + 1, sizeof(*skip));
 	int *noisy = xcalloc(s->nobjectives + 1, sizeof(*noisy));
@@ -371,7 +415,7 @@ void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_
 	sc.nconfigs = ctx->nunits / sc.L;
 	sc.prog = rep;
 	sc.start = start;
-	sc.last = xcalloc(s->ntestbeds, sizeof(*sc.last));
+	sc.last = xcalloc(ctx->nslots, sizeof(*sc.last));
 	sc.unbuilt = ctx->nunits;
 	build_and_measure(&sc);
 	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);

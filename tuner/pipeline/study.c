@@ -20,8 +20,9 @@
 /* Known keys of each mapping, NULL-terminated (the command sections' are in
  * study_cmds.c). */
 static const char *const top_keys[] = {
-	"study", "source", "space", "build", "train", "deploy", "reboot", "size",
-	"measure", "testbeds", "objectives", "search", "layout", NULL
+	"study", "source", "space", "build", "train", "deploy", "ready", "reboot",
+	"recover", "size", "measure", "testbeds", "lab", "objectives", "search", "layout",
+	NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
 static const char *const objective_keys[] = {
@@ -197,31 +198,6 @@ static int parse_space(struct loader *ld, const struct ynode *key, const struct 
 	return 0;
 }
 
-static int parse_testbeds(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	struct study *s = ld->s;
-
-	if (ynode_want(ld->path, n, YNODE_SEQ, "testbeds") < 0)
-		return -1;
-	if (!n->nkids)
-		return study_err(ld, n, "'testbeds' is empty");
-	s->testbeds = xcalloc(n->nkids, sizeof(*s->testbeds));
-	s->ntestbeds = n->nkids;
-	for (size_t i = 0; i < n->nkids; i++) {
-		const struct ynode *v = n->kids[i];
-
-		if (ynode_str(&s->testbeds[i], ld->path, v, "testbed") < 0)
-			return -1;
-		if (!*s->testbeds[i])
-			return study_err(ld, v, "empty testbed name");
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(s->testbeds[j], v->str))
-				return study_err(ld, v, "duplicate testbed '%s' "
-						 "(first at line %d)", v->str, n->kids[j]->line);
-	}
-	return 0;
-}
-
 /* Objective idx of the list seq; size and measure are parsed already. */
 static int parse_objective(struct loader *ld, struct objective *o, const struct ynode *seq,
 			   size_t idx)
@@ -371,10 +347,13 @@ static const struct section {
 	{ "build", study_parse_build, "missing build command" },
 	{ "train", study_parse_train, NULL },
 	{ "deploy", study_parse_deploy, NULL },
+	{ "ready", study_parse_ready, NULL },
 	{ "reboot", study_parse_reboot, NULL },
+	{ "recover", study_parse_recover, NULL },
 	{ "size", study_parse_size, NULL },
 	{ "measure", study_parse_measure, NULL },
-	{ "testbeds", parse_testbeds, NULL },
+	{ "testbeds", study_parse_testbeds, NULL },
+	{ "lab", study_parse_lab, NULL },
 	{ "objectives", parse_objectives, "missing 'objectives'" },
 	{ "search", parse_search, NULL },
 	{ "layout", parse_layout, NULL },
@@ -434,11 +413,10 @@ static int load_root(struct loader *ld, const struct ynode *root)
 	if (ld->pgo_on && !s->train.command)
 		return study_err(ld, ld->pgo_on,
 				 "pgo: on needs a train command (train: {command: ...})");
-	if (!s->ntestbeds) {
-		s->testbeds = xcalloc(1, sizeof(*s->testbeds));
-		s->testbeds[0] = xstrdup("local");
-		s->ntestbeds = 1;
-	}
+	study_default_testbeds(s);
+	if (s->ready.command && !s->deploy.command && !s->reboot.command && !s->recover.command)
+		return study_err(ld, NULL, "'ready' waits for a testbed after deploy, reboot or "
+				 "recover, and the study has none of them");
 	return 0;
 }
 
@@ -484,6 +462,13 @@ static void study_init(struct study *s, const char *path)
 	s->strategy = xstrdup("exhaustive");
 	s->seed = 1;
 	s->layout_samples = 1;
+	s->lab.mode = LAB_SPLIT;
+	s->lab.order = LAB_ROUNDS;
+	s->lab.quarantine = 3;
+	s->lab.boot_attempts = 2;
+	s->lab.loc = top;
+	s->ready_interval = 2;
+	s->ready_within = 300;
 	cg_model_init(&s->model);
 }
 
@@ -572,9 +557,7 @@ void study_release(struct study *s)
 	cmd_spec_release(&s->size_cmd);
 	cmd_spec_release(&s->measure);
 	free(s->parser);
-	for (size_t i = 0; i < s->ntestbeds; i++)
-		free(s->testbeds[i]);
-	free(s->testbeds);
+	study_release_testbeds(s);
 	for (size_t i = 0; i < s->nobjectives; i++) {
 		free(s->objectives[i].name);
 		free(s->objectives[i].unit);

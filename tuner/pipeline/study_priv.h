@@ -3,7 +3,8 @@
  * study_priv: what the two halves of the study loader share, private to the
  * study module. study.c loads the file and parses the top-level sections;
  * study_cmds.c parses the sections that run commands (build, train, deploy,
- * reboot, size, measure).
+ * reboot, size, measure); study_lab.c the testbeds and their lifecycle
+ * (testbeds, lab, ready, recover).
  */
 #ifndef TUNER_STUDY_PRIV_H
 #define TUNER_STUDY_PRIV_H
@@ -47,5 +48,14 @@ int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct 
 int study_parse_reboot(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_measure(struct loader *ld, const struct ynode *key, const struct ynode *n);
+/* study_lab.c: testbeds, lab, ready, recover */
+int study_parse_testbeds(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_lab(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_ready(struct loader *ld, const struct ynode *key, const struct ynode *n);
+int study_parse_recover(struct loader *ld, const struct ynode *key, const struct ynode *n);
+/* [local] when the study names no testbed. */
+void study_default_testbeds(struct study *s);
+/* Frees the testbeds and the lifecycle commands of s. */
+void study_release_testbeds(struct study *s);
 
 #endif

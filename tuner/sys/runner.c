@@ -596,8 +596,12 @@ int runner_run(struct runner *r, const struct runner_opts *opts)
 
 char **env_build(const struct cmd_env *e)
 {
-	char **env = xcalloc(20, sizeof(*env));
-	size_t n = 0;
+	size_t nextra = 0, n = 0;
+	char **env;
+
+	for (char *const *p = e->extra; p && *p; p++)
+		nextra++;
+	env = xcalloc(20 + nextra, sizeof(*env));
 
 #define ADD(name, val) \
 	do { \
@@ -621,6 +625,8 @@ char **env_build(const struct cmd_env *e)
 	env[n++] = xasprintf("TUNER_LAYOUT_SEED=%u", e->layout_seed);
 	if (e->run >= 0)
 		env[n++] = xasprintf("TUNER_RUN=%ld", e->run);
+	for (size_t i = 0; i < nextra; i++)
+		env[n++] = xstrdup(e->extra[i]);
 	env[n] = NULL;
 	return env;
 }
