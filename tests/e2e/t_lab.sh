@@ -26,7 +26,7 @@ build:
   command: 'echo "\$TUNER_FLAGS" | sed "s/.*=//" > "\$TUNER_OUT/art"'
   artifact: art
 deploy: {command: '"\$TUNER_STUDY_DIR"/fakelab/deploy.sh', timeout: 10}
-ready: {command: '"\$TUNER_STUDY_DIR"/fakelab/ready.sh', timeout: 5, interval: 0.05, within: 3}
+ready: {command: '"\$TUNER_STUDY_DIR"/fakelab/ready.sh', timeout: 5, interval: 0.05, within: 1.5}
 reboot: {command: '"\$TUNER_STUDY_DIR"/fakelab/reboot.sh'}
 recover: {command: '"\$TUNER_STUDY_DIR"/fakelab/recover.sh', timeout: 10}
 measure:
@@ -130,6 +130,10 @@ j=$res/journal.jsonl
 grep '"event":"quarantine"' "$j" | grep -q '"testbed":"r2"' || fail "r2 not quarantined"
 grep -q 'warning: testbed r2: quarantined after 3 faults in a row; the last: ' "$TMPDIR/err" ||
 	fail "no quarantine warning: $(cat "$TMPDIR/err")"
+# Each fault says what the command said last.
+grep -q "testbed r2: deploy of .* failed with status 255: ssh: connect to host r2: No route to host" "$TMPDIR/err" ||
+	fail "no reason in the fault: $(cat "$TMPDIR/err")"
+grep -q 'recover failed with status 1: PDU: no answer' "$TMPDIR/err" || fail "no reason for recover"
 [ "$(grep '"type":"measure"' "$j" | grep '"ok":true' | grep -c '"testbed":"r1"')" -eq 12 ] ||
 	fail "r1 did not take r2's work"
 grep -q '^Pareto set (1 of 3' "$TMPDIR/out" || fail "dead: $(cat "$TMPDIR/out")"

@@ -299,8 +299,9 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 		cmd_print_error(tn_errmsg());
 		ret = EXIT_FAIL;
 	} else if (fmt != OUTFMT_JSON) {
-		printf("\n%sresults: %s (journal.jsonl, pareto.json, results.csv)\n",
-		       cmd_bullet(fmt), res.results_dir);
+		printf("\n%sresults: %s (journal.jsonl, pareto.json, results.csv%s)\n",
+		       cmd_bullet(fmt), res.results_dir,
+		       report_has_testbeds(s, &res) ? ", testbeds.csv" : "");
 	}
 	if (stats) {
 		unsigned long evals = res.builds_done + res.builds_cached;

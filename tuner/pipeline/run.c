@@ -216,8 +216,9 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	stale = run_count_stale(&ctx);
 	if (stale)
 		run_note(opts->report, "note: %zu recorded measurement%s of these builds were made "
-			 "by another measurement (measure, deploy or reboot command, measure.inputs, "
-			 "objective names, parsers or model): not reused, measured again", stale,
+			 "by another measurement (measure, deploy, ready, reboot or recover command, "
+			 "testbed env, measure.inputs, objective names, parsers or model): not "
+			 "reused, measured again", stale,
 			 stale == 1 ? "" : "s");
 	if (s->skip_equivalent)
 		run_predict(&ctx, units, nunits);

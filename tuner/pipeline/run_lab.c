@@ -9,6 +9,7 @@
  * run_priv.h.
  */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,40 @@ static int journal_event(struct run_ctx *ctx, size_t t, enum tb_event ev, const 
 	return 0;
 }
 
+/* The last line a command appended to log from offset `from` on, at most
+ * 160 bytes of it, into out ("" when none): what it said as it failed. */
+static void last_line(char *out, size_t len, const char *log, off_t from)
+{
+	char buf[4096];
+	FILE *f = fopen(log, "r");
+	size_t n, end, start;
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	if (fseeko(f, from, SEEK_SET) == 0) {
+		off_t size = lab_log_mark(log);
+
+		if (size - from > (off_t)sizeof(buf) - 1 &&
+		    fseeko(f, size - (off_t)sizeof(buf) + 1, SEEK_SET) < 0)
+			size = 0;
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		end = n;
+		while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r' || buf[end - 1] == ' '))
+			end--;
+		start = end;
+		while (start && buf[start - 1] != '\n')
+			start--;
+		if (end - start >= len)
+			start = end - (len - 1);
+		for (size_t i = start; i < end; i++)
+			buf[i] = (unsigned char)buf[i] < 0x20 ? ' ' : buf[i];
+		memcpy(out, buf + start, end - start);
+		out[end - start] = '\0';
+	}
+	fclose(f);
+}
+
 /*
  * Runs lifecycle command c of testbed t (what: "deploy", ...), its output
  * in the testbed's log, the secrets scrubbed from it. 0 done, 1 failed
@@ -209,6 +244,14 @@ static int step(struct run_ctx *ctx, size_t t, const struct cmd_spec *c, const c
 	runner_release(&r);
 	if (lab_scrub(tb->log, from, tb->env.secrets, tb->env.nsecrets) < 0)
 		tn_error_clear();
+	if (ret > 0) {
+		char said[161];
+
+		/* What it said last, after the log's "== tuner" header line. */
+		last_line(said, sizeof(said), tb->log, from);
+		if (said[0] && strncmp(said, "== tuner: ", 10))
+			strbuf_addf(err, ": %s", said);
+	}
 	return ret;
 }
 
