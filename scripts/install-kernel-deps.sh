@@ -5,7 +5,8 @@
 # and the kernel build tools; then fetches the armhf router userspace
 # (busybox-static, nft, ethtool and their libraries) into the kernel work
 # area with `apt-get download` + `dpkg -x` (never installed on the host),
-# and qemu-plugin.h (scripts/qemu-plugin-h.sh) for the QEMU plugins.
+# and qemu-plugin.h (scripts/qemu-plugin-h.sh) for the QEMU plugins; and
+# the lab router's dropbear (targets/lab-router) into $work/armhf/lab.
 # Called by `make test-kernel`, not by `make test`; safe to run again.
 #
 #   TUNER_KERNEL_WORK   the work area (default: results/qemu-linux-work)
@@ -16,11 +17,15 @@ work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
 
 PKGS="linux-source-6.1 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf
 qemu-system-arm iperf3 bc flex bison libssl-dev libelf-dev cpio iproute2
-make xz-utils git ccache jq libglib2.0-dev"
+make xz-utils git ccache jq libglib2.0-dev openssh-client"
 # The router's userspace, armhf; libraries are taken by the ELF NEEDED
 # closure of the programs, so listing a few too many costs nothing.
 ARMHF="busybox-static nftables libnftables1 libmnl0 libnftnl11 libgmp10
 libjansson4 libxtables12 libedit2 libbsd0 libmd0 libtinfo6 libc6 ethtool"
+# The lab router's extra userspace (targets/lab-router): dropbear and its
+# libraries, kept apart (armhf/lab/) so the qemu-linux initramfs, keyed by
+# the list of armhf/debs, stays the same.
+ARMHF_LAB="dropbear-bin libcrypt1 libtomcrypt1 libtommath1 zlib1g"
 
 . "$root/scripts/sudo.sh"
 export DEBIAN_FRONTEND=noninteractive
@@ -68,6 +73,23 @@ if [ ! -f "$stamp" ]; then
 		dpkg -x "$d" "$work/armhf/root"
 	done
 	touch "$stamp"
+fi
+# The lab router's dropbear, the same way, under $work/armhf/lab/root.
+lstamp=$work/armhf/lab/.complete
+if [ ! -f "$lstamp" ]; then
+	echo "install-kernel-deps: fetching armhf dropbear into $work/armhf/lab" >&2
+	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
+	update
+	rm -rf "$work/armhf/lab"
+	mkdir -p "$work/armhf/lab/debs" "$work/armhf/lab/root"
+	list=""
+	for p in $ARMHF_LAB; do list="$list $p:armhf"; done
+	# shellcheck disable=SC2086
+	(cd "$work/armhf/lab/debs" && apt-get download -qq -o APT::Sandbox::User=root $list)
+	for d in "$work"/armhf/lab/debs/*.deb; do
+		dpkg -x "$d" "$work/armhf/lab/root"
+	done
+	touch "$lstamp"
 fi
 # qemu-plugin.h (no binary package ships it), for the plugins.
 "$root/scripts/qemu-plugin-h.sh" >/dev/null

@@ -34,6 +34,10 @@
 #   TUNER_KERNEL_CCACHE  1 (default when ccache is installed): compile
 #                        through ccache, CCACHE_DIR=$TUNER_KERNEL_WORK/ccache
 #   TUNER_KERNEL_CROSS   cross prefix (default arm-linux-gnueabihf-)
+#   TUNER_KERNEL_EXTRA_CONFIG  a config fragment merged after router.config
+#                        (default: none); every option it sets must
+#                        survive olddefconfig, as router.config's must
+#                        (targets/lab-router/lab.config uses it)
 #   TUNER_KERNEL_LOCK    lock file shared with measure.sh (default
 #                        $TUNER_KERNEL_WORK/cpu.lock): builds hold it shared,
 #                        a measurement exclusively, so no measurement runs
@@ -51,6 +55,11 @@ jobs=${TUNER_JOBS:-2}
 seed=${TUNER_LAYOUT_SEED:-0}
 cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
 lock=${TUNER_KERNEL_LOCK:-$work/cpu.lock}
+extra=${TUNER_KERNEL_EXTRA_CONFIG:-}
+if [ -n "$extra" ] && [ ! -f "$extra" ]; then
+	echo "build.sh: no config fragment $extra (TUNER_KERNEL_EXTRA_CONFIG)" >&2
+	exit 1
+fi
 
 pgo=${TUNER_PGO:-off}
 case $pgo in
@@ -127,6 +136,7 @@ start=$(date +%s.%N)
 "${kmake[@]}" tinyconfig >/dev/null
 {
 	cat "$here/router.config"
+	if [ -n "$extra" ]; then cat "$extra"; fi
 	if [ $opt = size ]; then
 		echo "CONFIG_CC_OPTIMIZE_FOR_SIZE=y"
 		echo "# CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE is not set"

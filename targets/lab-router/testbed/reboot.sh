@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Testbed reboot: `reboot` on the router over ssh; returns once it started
+# (poll ready.sh). Environment: common.sh's.
+# Exit 0: reboot started; 75: the router does not answer over ssh.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/common.sh"
+rssh true </dev/null 2>/dev/null || { echo "reboot.sh: router $ROUTER_HOST does not answer over ssh" >&2; exit $EX_TEMPFAIL; }
+rc=0
+rssh 'reboot' </dev/null || rc=$?
+# 255 here: the connection dropped as the router went down.
+if [ $rc -eq 0 ] || [ $rc -eq 255 ]; then
+	echo "reboot.sh: $ROUTER_HOST rebooting" >&2
+	exit 0
+fi
+echo "reboot.sh: reboot on $ROUTER_HOST failed ($rc)" >&2
+exit 1
