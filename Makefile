@@ -8,6 +8,8 @@
 #   make demo       run the bundled default study
 #   make test-kernel opt-in: a real ARM kernel as a NAT router in QEMU, -O2
 #                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
+#   make test-lab   opt-in: a 4-configuration study on two QEMU lab routers
+#                   flashed over ssh, a kernel that panics, a power cut
 #   make bench      every bench/*.sh: the tuner's own overhead per
 #                   evaluation, racing and compare against known truth
 #   make fuzz       each libFuzzer target (tests/fuzz) for FUZZ_TIME seconds
@@ -60,7 +62,7 @@ PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
 PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
 
-.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo plugin \
+.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo test-lab plugin \
 	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
@@ -121,6 +123,11 @@ test-kernel: deps all
 # Opt-in: -O2 against -O2 with kernel PGO (gcov profile of the NAT workload).
 test-kernel-pgo: deps all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner pgo
+
+# Opt-in: real-router testbeds on two lab routers in QEMU (targets/lab-router):
+# builds three kernels the first time.
+test-lab: deps all
+	@scripts/test-lab.sh $(B)/tuner
 
 # libFuzzer targets: the study loader, the output parsers, the journal
 # reader. Always built with clang in build/fuzz (VARIANT=fuzz).
