@@ -53,44 +53,35 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
-# armhf userspace: downloaded .debs unpacked under $work/armhf/root.
-stamp=$work/armhf/.complete
-if [ ! -f "$stamp" ]; then
-	echo "install-kernel-deps: fetching armhf router userspace into $work/armhf" >&2
+# fetch_armhf DIR WHAT PACKAGE...: the armhf .debs of the packages,
+# downloaded into DIR/debs and unpacked under DIR/root (never installed on
+# the host), once (DIR/.complete).
+fetch_armhf() {
+	dir=$1 what=$2 list=""
+	shift 2
+	[ -f "$dir/.complete" ] && return 0
+	echo "install-kernel-deps: fetching armhf $what into $dir" >&2
 	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
 	if ! dpkg --print-foreign-architectures | grep -qx armhf; then
 		$SUDO dpkg --add-architecture armhf
 		updated=0
 	fi
 	update
-	rm -rf "$work/armhf"
-	mkdir -p "$work/armhf/debs" "$work/armhf/root"
-	list=""
-	for p in $ARMHF; do list="$list $p:armhf"; done
+	rm -rf "$dir"
+	mkdir -p "$dir/debs" "$dir/root"
+	for p in "$@"; do list="$list $p:armhf"; done
 	# shellcheck disable=SC2086
-	(cd "$work/armhf/debs" && apt-get download -qq -o APT::Sandbox::User=root $list)
-	for d in "$work"/armhf/debs/*.deb; do
-		dpkg -x "$d" "$work/armhf/root"
+	(cd "$dir/debs" && apt-get download -qq -o APT::Sandbox::User=root $list)
+	for d in "$dir"/debs/*.deb; do
+		dpkg -x "$d" "$dir/root"
 	done
-	touch "$stamp"
-fi
-# The lab router's dropbear, the same way, under $work/armhf/lab/root.
-lstamp=$work/armhf/lab/.complete
-if [ ! -f "$lstamp" ]; then
-	echo "install-kernel-deps: fetching armhf dropbear into $work/armhf/lab" >&2
-	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }
-	update
-	rm -rf "$work/armhf/lab"
-	mkdir -p "$work/armhf/lab/debs" "$work/armhf/lab/root"
-	list=""
-	for p in $ARMHF_LAB; do list="$list $p:armhf"; done
-	# shellcheck disable=SC2086
-	(cd "$work/armhf/lab/debs" && apt-get download -qq -o APT::Sandbox::User=root $list)
-	for d in "$work"/armhf/lab/debs/*.deb; do
-		dpkg -x "$d" "$work/armhf/lab/root"
-	done
-	touch "$lstamp"
-fi
+	touch "$dir/.complete"
+}
+# The router's userspace; the lab router's dropbear beside it.
+# shellcheck disable=SC2086
+fetch_armhf "$work/armhf" "router userspace" $ARMHF
+# shellcheck disable=SC2086
+fetch_armhf "$work/armhf/lab" dropbear $ARMHF_LAB
 # qemu-plugin.h (no binary package ships it), for the plugins.
 "$root/scripts/qemu-plugin-h.sh" >/dev/null
 exit 0

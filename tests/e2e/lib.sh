@@ -97,6 +97,15 @@ make_noisy() {
 	noisy=$TMPDIR/noisy
 }
 
+# expect_exit CODE OUT CMD...: runs CMD, its stdout and stderr into OUT;
+# the test fails unless it exits CODE.
+expect_exit() {
+	local want=$1 out=$2 rc=0
+	shift 2
+	"$@" >"$out" 2>&1 || rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit $rc, want $want: $* ($(tail -n 5 "$out"))"
+}
+
 # Number of journal records of a type ("build", "measure").
 count_records() {
 	grep -c "\"type\":\"$2\"" "$1" || true

@@ -54,13 +54,9 @@ deploys() {
 fresh_lab
 study split split builds '"-DV=100", "-DV=200", "-DV=300", "-DV=panic"'
 res=$TMPDIR/split
-set +e
-"$TUNER" run -q --all --results "$res" "$repo/split.yaml" >"$TMPDIR/out" 2>"$TMPDIR/err"
-rc=$?
-set -e
-cat "$TMPDIR/out" "$TMPDIR/err"
 # Done, with one configuration failed: exit 3.
-[ $rc -eq 3 ] || fail "split run: exit $rc"
+expect_exit 3 "$TMPDIR/out" "$TUNER" run -q --all --results "$res" "$repo/split.yaml"
+cat "$TMPDIR/out"
 j=$res/journal.jsonl
 ok=$(grep '"type":"measure"' "$j" | grep -c '"ok":true')
 [ "$ok" -eq 12 ] || fail "split: $ok good measurements, want 3 builds x 4"
@@ -140,11 +136,7 @@ grep -q '^Pareto set (1 of 3' "$TMPDIR/out" || fail "dead: $(cat "$TMPDIR/out")"
 # Every testbed dead: the run stops with an error, exit 1.
 fresh_lab
 touch "$LAB/r1/dead" "$LAB/r2/dead"
-set +e
-"$TUNER" run -q --all --results "$TMPDIR/alldead" "$repo/dead.yaml" >"$TMPDIR/out" 2>"$TMPDIR/err"
-rc=$?
-set -e
-[ $rc -eq 1 ] || fail "every testbed dead: exit $rc"
+expect_exit 1 "$TMPDIR/err" "$TUNER" run -q --all --results "$TMPDIR/alldead" "$repo/dead.yaml"
 grep -q 'every testbed is quarantined' "$TMPDIR/err" || fail "every testbed dead: $(cat "$TMPDIR/err")"
 
 # 4. SIGKILL mid-run, rerun: the build on the testbed is not flashed again.
@@ -177,20 +169,12 @@ grep -rq "$LAB_SECRET" "$TMPDIR/garble" "$TMPDIR/out" && fail "garble: the secre
 
 # 5. Bad testbeds: an unset ${VAR}, a bad env name; nothing created.
 study bad split rounds '"-DV=1"' '[{name: r1, env: {ROUTER: r1, ROUTER_PASS: "${NO_SUCH_VARIABLE}"}}]'
-set +e
-"$TUNER" run -q --results "$TMPDIR/bad" "$repo/bad.yaml" >"$TMPDIR/out" 2>&1
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "unset variable: exit $rc"
+expect_exit 2 "$TMPDIR/out" "$TUNER" run -q --results "$TMPDIR/bad" "$repo/bad.yaml"
 grep -q "bad.yaml:[0-9]*:[0-9]*: testbed 'r1' names \${NO_SUCH_VARIABLE}, not set in tuner's environment (set it before the run)" "$TMPDIR/out" ||
 	fail "unset variable: $(cat "$TMPDIR/out")"
 [ ! -e "$TMPDIR/bad" ] || fail "unset variable: results created"
 study bad2 split rounds '"-DV=1"' '[{name: r1, env: {1BAD: x}}]'
-set +e
-"$TUNER" check "$repo/bad2.yaml" >"$TMPDIR/out" 2>&1
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "bad env name: exit $rc"
+expect_exit 2 "$TMPDIR/out" "$TUNER" check "$repo/bad2.yaml"
 grep -q "bad2.yaml:[0-9]*:[0-9]*: testbed 'r1': '1BAD' is not an environment variable name" "$TMPDIR/out" ||
 	fail "bad env name: $(cat "$TMPDIR/out")"
 echo "t_lab: ok"

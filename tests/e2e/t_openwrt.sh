@@ -33,20 +33,12 @@ for c in deploy ready reboot recover measure; do
 	[ -x "$ROOT/targets/lab-router/testbed/$c.sh" ] || fail "no targets/lab-router/testbed/$c.sh"
 done
 # A run needs the secrets: refused before anything is created.
-set +e
-"$TUNER" run -q --results "$TMPDIR/res" "$w/spaces/openwrt.yaml" >"$TMPDIR/out" 2>&1
-rc=$?
-set -e
-[ $rc -eq 2 ] || fail "run without the key: exit $rc"
+expect_exit 2 "$TMPDIR/out" "$TUNER" run -q --results "$TMPDIR/res" "$w/spaces/openwrt.yaml"
 grep -q "openwrt.yaml:[0-9]*:[0-9]*: testbed 'r1' names \${TUNER_BENCH_KEY}, \${TUNER_BENCH_GOOD_IMAGE}, not set in tuner's environment (set them before the run)" "$TMPDIR/out" ||
 	fail "run: $(cat "$TMPDIR/out")"
 [ ! -e "$TMPDIR/res" ] || fail "run created results"
 # The build on a tree that is not OpenWrt's: a clear failure.
-set +e
-TUNER_SRC=$TMPDIR/openwrt TUNER_OUT=$TMPDIR/o TUNER_CACHE=$TMPDIR/c TUNER_FLAGS=-O2 \
-	"$ROOT/targets/openwrt/build.sh" >"$TMPDIR/out" 2>&1
-rc=$?
-set -e
-[ $rc -eq 1 ] || fail "build on a stub: exit $rc"
+expect_exit 1 "$TMPDIR/out" env TUNER_SRC="$TMPDIR/openwrt" TUNER_OUT="$TMPDIR/o" \
+	TUNER_CACHE="$TMPDIR/c" TUNER_FLAGS=-O2 "$ROOT/targets/openwrt/build.sh"
 grep -q 'is not an OpenWrt buildroot tree' "$TMPDIR/out" || fail "build: $(cat "$TMPDIR/out")"
 echo "t_openwrt: ok"
