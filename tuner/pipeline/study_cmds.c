@@ -148,11 +148,9 @@ static int parse_inputs(const struct loader *ld, struct cmd_spec *out, const str
 	return 0;
 }
 
-/* A section that is just a command (train, deploy and reboot), with the
- * keys it knows (train also takes inputs). */
-static int parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
-			     const struct ynode *n, const char *section,
-			     const char *const *keys)
+int study_parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
+			    const struct ynode *n, const char *section,
+			    const char *const *keys)
 {
 	if (study_want_map(ld, n, section, keys) < 0 ||
 	    parse_cmd_fields(ld, out, n, section) < 0)
@@ -239,7 +237,7 @@ int study_parse_train(struct loader *ld, const struct ynode *key, const struct y
 {
 	const struct ynode *v;
 
-	if (parse_cmd_section(ld, &ld->s->train, n, "train", train_keys) < 0)
+	if (study_parse_cmd_section(ld, &ld->s->train, n, "train", train_keys) < 0)
 		return -1;
 	v = ynode_get(n, "share");
 	if (v && parse_either(&ld->s->share_profiles, ld, v, "train.share", "check", "own") < 0)
@@ -249,12 +247,12 @@ int study_parse_train(struct loader *ld, const struct ynode *key, const struct y
 
 int study_parse_deploy(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
-	return parse_cmd_section(ld, &ld->s->deploy, n, "deploy", cmd_keys);
+	return study_parse_cmd_section(ld, &ld->s->deploy, n, "deploy", cmd_keys);
 }
 
 int study_parse_reboot(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
-	return parse_cmd_section(ld, &ld->s->reboot, n, "reboot", cmd_keys);
+	return study_parse_cmd_section(ld, &ld->s->reboot, n, "reboot", cmd_keys);
 }
 
 int study_parse_size(struct loader *ld, const struct ynode *key, const struct ynode *n)

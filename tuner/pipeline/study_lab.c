@@ -191,39 +191,13 @@ int study_parse_lab(struct loader *ld, const struct ynode *key, const struct yno
 	return 0;
 }
 
-/* A lifecycle command section: {command: CMD, timeout: S, ...}. */
-static int parse_step(struct loader *ld, struct cmd_spec *out, const struct ynode *n,
-		      const char *section, const char *const *keys)
-{
-	const struct ynode *v;
-	char what[64];
-
-	if (study_want_map(ld, n, section, keys) < 0)
-		return -1;
-	out->loc = study_loc_of(n);
-	v = ynode_get(n, "command");
-	if (!v)
-		return study_err(ld, n, "missing %s command", section);
-	snprintf(what, sizeof(what), "%s.command", section);
-	if (ynode_str(&out->command, ld->path, v, what) < 0)
-		return -1;
-	out->loc = study_loc_of(v);
-	if (!*out->command)
-		return study_err(ld, v, "missing %s command", section);
-	v = ynode_get(n, "timeout");
-	snprintf(what, sizeof(what), "%s.timeout", section);
-	if (v && ynode_timeout(&out->timeout, ld->path, v, what) < 0)
-		return -1;
-	return 0;
-}
-
 int study_parse_ready(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
 	const struct ynode *v;
 
 	(void)key;
-	if (parse_step(ld, &s->ready, n, "ready", ready_keys) < 0)
+	if (study_parse_cmd_section(ld, &s->ready, n, "ready", ready_keys) < 0)
 		return -1;
 	if ((v = ynode_get(n, "interval")) &&
 	    ynode_timeout(&s->ready_interval, ld->path, v, "ready.interval") < 0)
@@ -239,5 +213,5 @@ int study_parse_ready(struct loader *ld, const struct ynode *key, const struct y
 int study_parse_recover(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	(void)key;
-	return parse_step(ld, &ld->s->recover, n, "recover", recover_keys);
+	return study_parse_cmd_section(ld, &ld->s->recover, n, "recover", recover_keys);
 }

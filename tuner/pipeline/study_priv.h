@@ -40,6 +40,14 @@ static inline struct study_loc study_loc_of(const struct ynode *n)
 	return l;
 }
 
+/* A section that is a command, {command: CMD, timeout: S, ...}, with the
+ * keys it knows (inputs among them: parsed too): train, deploy, reboot,
+ * ready, recover. 0, or -1 with the message set (a missing or empty
+ * command too). */
+int study_parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
+			    const struct ynode *n, const char *section,
+			    const char *const *keys);
+
 /* Section parsers (study_cmds.c): key is the section's key node, n its
  * value. 0, or -1 with the message set. */
 int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n);
