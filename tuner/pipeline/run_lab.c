@@ -383,8 +383,8 @@ void lab_measured(struct run_ctx *ctx, size_t t)
 	ctx->tb[t].used = 1;
 }
 
-/* Builds that did not come up, with the testbeds recovered, before this
- * run's --retry-failed. */
+/* How many times u's build did not come up on a testbed (the journal's;
+ * with --retry-failed, this run's only). */
 static unsigned no_boots(struct run_ctx *ctx, const struct unit *u)
 {
 	unsigned n = journal_boot_failures(ctx->j, u->key);
