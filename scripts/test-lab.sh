@@ -24,7 +24,8 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 tuner=$(readlink -f "${1:-build/release/tuner}")
 lab=$root/targets/lab-router/lab.sh
-work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
+export TUNER_KERNEL_WORK=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
+work=$TUNER_KERNEL_WORK
 res=${TUNER_LAB_RESULTS:-$root/results/test-lab}
 export LAB_STATE=${LAB_STATE:-$root/results/lab-router/test-lab}
 good_build=${LAB_GOOD_BUILD:-$root/results/lab-router/kernel-O2}
