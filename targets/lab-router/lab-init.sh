@@ -68,33 +68,8 @@ done
 
 echo pfifo >/proc/sys/net/core/default_qdisc || fail "cannot set default_qdisc"
 ip link set lo up
-for i in $lan $wan; do
-	for f in gro gso tso tx rx sg lro; do
-		ethtool -K "$i" "$f" off 2>/dev/null
-	done
-done
-ip addr add "$LAN_ADDR" dev "$lan" || fail "address on $lan"
-ip addr add "$WAN_ADDR" dev "$wan" || fail "address on $wan"
-ip link set "$lan" up || fail "$lan up"
-ip link set "$wan" up || fail "$wan up"
-echo 1 >/proc/sys/net/ipv4/ip_forward || fail "ip_forward"
-
-cat >/run/router.nft <<NFT
-table ip filter {
-	chain forward {
-		type filter hook forward priority 0; policy drop;
-		ct state established,related accept
-		iifname "$lan" oifname "$wan" accept
-	}
-}
-table ip nat {
-	chain postrouting {
-		type nat hook postrouting priority 100; policy accept;
-		oifname "$wan" masquerade
-	}
-}
-NFT
-nft -f /run/router.nft || fail "nft -f /run/router.nft"
+. /lib/router-nat.sh
+nat_router "$lan" "$wan" "$LAN_ADDR" "$WAN_ADDR" || fail "$nat_failed"
 
 # ssh: root with the config area's key only (no passwords), on LAN.
 cat >/etc/passwd <<'PW'

@@ -58,6 +58,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 state=${LAB_STATE:-$root/results/lab-router}
 fw=$here/fwimage.sh
+# shellcheck source=../qemu-linux/cable.sh
+. "$root/targets/qemu-linux/cable.sh"
 FLASH_SIZE=$((32 << 20))
 CFG_OFF=0
 CFG_SIZE=$((1 << 20))
@@ -112,23 +114,11 @@ remove_net() {
 }
 
 make_net() {
-	local side br tap veth ns addr
 	remove_net
 	ip netns add "$ns_lan"
 	ip netns add "$ns_wan"
-	for side in l w; do
-		br=lab${idx}b$side tap=lab${idx}t$side veth=lab${idx}v$side
-		if [ $side = l ]; then ns=$ns_lan addr=$lan_host/24; else ns=$ns_wan addr=$wan_server/24; fi
-		ip link add "$br" type bridge
-		ip link set "$br" up
-		ip tuntap add dev "$tap" mode tap
-		ip link set "$tap" master "$br" up
-		ip link add "$veth" type veth peer name eth0 netns "$ns"
-		ip link set "$veth" master "$br" up
-		ip -n "$ns" addr add "$addr" dev eth0
-		ip -n "$ns" link set eth0 up
-		ip -n "$ns" link set lo up
-	done
+	cable_side "lab${idx}bl" "lab${idx}tl" "lab${idx}vl" "$ns_lan" "$lan_host/24"
+	cable_side "lab${idx}bw" "lab${idx}tw" "lab${idx}vw" "$ns_wan" "$wan_server/24"
 	ip -n "$ns_lan" route add default via "$lan_router"
 }
 

@@ -25,7 +25,8 @@ case $variant in init | noinit) ;; *) echo "mk-initramfs: bad variant $variant" 
 
 [ -f "$work/armhf/.complete" ] && [ -f "$work/armhf/lab/.complete" ] ||
 	{ echo "mk-initramfs: $work/armhf(/lab) missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
-key=$( { cat "$here/lab-init.sh" "$here/sysupgrade.sh" "$here/mk-initramfs.sh"
+nat=$here/../qemu-linux/router-nat.sh
+key=$( { cat "$here/lab-init.sh" "$nat" "$here/sysupgrade.sh" "$here/mk-initramfs.sh"
 	ls "$work/armhf/debs" "$work/armhf/lab/debs"; } | sha1sum | cut -c1-12)
 img=$work/initramfs/lab-$key-$variant.cpio.gz
 [ -f "$img" ] && { echo "$img"; exit 0; }
@@ -43,6 +44,7 @@ if [ "$variant" = init ]; then
 	cp "$here/lab-init.sh" "$tmp/init"
 	chmod 755 "$tmp/init"
 fi
+cp "$nat" "$tmp/lib/router-nat.sh"
 cp "$here/sysupgrade.sh" "$tmp/sbin/sysupgrade"
 chmod 755 "$tmp/sbin/sysupgrade"
 mknod -m 600 "$tmp/dev/console" c 5 1

@@ -84,6 +84,9 @@ uarch=${TUNER_KERNEL_UARCH:-}
 uarch_out=${TUNER_KERNEL_UARCH_OUT:-}
 uarch_so=${TUNER_UARCH_PLUGIN:-$root/build/release/tuner-uarch.so}
 
+# shellcheck source=cable.sh
+. "$here/cable.sh"
+
 say() { echo "measure.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
 
@@ -176,19 +179,8 @@ fi
 # Host side: two namespaces, each a veth into a bridge with a tap for QEMU.
 ip netns add "$ns_lan"
 ip netns add "$ns_wan"
-for side in l w; do
-	br=tqb$id$side tap=tqt$id$side veth=tqv$id$side
-	if [ $side = l ]; then ns=$ns_lan addr=192.168.1.2/24; else ns=$ns_wan addr=10.0.0.1/24; fi
-	ip link add "$br" type bridge
-	ip link set "$br" up
-	ip tuntap add dev "$tap" mode tap
-	ip link set "$tap" master "$br" up
-	ip link add "$veth" type veth peer name eth0 netns "$ns"
-	ip link set "$veth" master "$br" up
-	ip -n "$ns" addr add "$addr" dev eth0
-	ip -n "$ns" link set eth0 up
-	ip -n "$ns" link set lo up
-done
+cable_side "$br_l" "$tap_l" "$veth_l" "$ns_lan" 192.168.1.2/24
+cable_side "$br_w" "$tap_w" "$veth_w" "$ns_wan" 10.0.0.1/24
 ip -n "$ns_lan" route add default via 192.168.1.1
 
 : >"$console"

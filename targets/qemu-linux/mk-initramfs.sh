@@ -4,7 +4,8 @@
 # that scripts/install-kernel-deps.sh unpacked under
 # $TUNER_KERNEL_WORK/armhf/root: busybox-static, nft and ethtool with the
 # shared libraries they need (the ELF NEEDED closure, read with the cross
-# readelf), /dev/console, and router-init.sh as /init. Prints the image's
+# readelf), /dev/console, router-init.sh as /init and router-nat.sh (its
+# NAT set-up, shared with the lab router's) in /lib. Prints the image's
 # path; an image for the same inputs is reused.
 #
 #   TUNER_KERNEL_WORK   work area (default <repo>/results/qemu-linux-work)
@@ -18,7 +19,8 @@ readelf=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}readelf
 
 [ -f "$work/armhf/.complete" ] ||
 	{ echo "mk-initramfs: $work/armhf missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
-key=$(cat "$here/router-init.sh" "$here/mk-initramfs.sh" | cat - <(ls "$work/armhf/debs") |
+key=$(cat "$here/router-init.sh" "$here/router-nat.sh" "$here/mk-initramfs.sh" |
+	cat - <(ls "$work/armhf/debs") |
 	sha1sum | cut -c1-12)
 img=$work/initramfs/router-$key.cpio.gz
 if [ -f "$img" ]; then
@@ -40,6 +42,7 @@ cp "$stage/bin/busybox" "$tmp/bin/busybox"
 ln -s busybox "$tmp/bin/sh"
 cp "$here/router-init.sh" "$tmp/init"
 chmod 755 "$tmp/init"
+cp "$here/router-nat.sh" "$tmp/lib/router-nat.sh"
 mknod -m 600 "$tmp/dev/console" c 5 1
 mknod -m 666 "$tmp/dev/null" c 1 3
 

@@ -41,34 +41,8 @@ done
 # pfifo, not pfifo_fast or fq_codel: the qdisc a device gets when it comes up.
 echo pfifo >/proc/sys/net/core/default_qdisc || die "cannot set default_qdisc"
 ip link set lo up
-for i in $lan $wan; do
-	# Each feature separately: one the device lacks must not stop the rest.
-	for f in gro gso tso tx rx sg lro; do
-		ethtool -K "$i" "$f" off 2>/dev/null
-	done
-done
-ip addr add 192.168.1.1/24 dev "$lan" || die "address on $lan"
-ip addr add 10.0.0.2/24 dev "$wan" || die "address on $wan"
-ip link set "$lan" up || die "$lan up"
-ip link set "$wan" up || die "$wan up"
-echo 1 >/proc/sys/net/ipv4/ip_forward || die "ip_forward"
-
-cat >/run/router.nft <<NFT
-table ip filter {
-	chain forward {
-		type filter hook forward priority 0; policy drop;
-		ct state established,related accept
-		iifname "$lan" oifname "$wan" accept
-	}
-}
-table ip nat {
-	chain postrouting {
-		type nat hook postrouting priority 100; policy accept;
-		oifname "$wan" masquerade
-	}
-}
-NFT
-nft -f /run/router.nft || die "nft -f /run/router.nft"
+. /lib/router-nat.sh
+nat_router "$lan" "$wan" 192.168.1.1/24 10.0.0.2/24 || die "$nat_failed"
 
 echo "router: lan=$lan wan=$wan"
 tc qdisc show 2>/dev/null
