@@ -23,7 +23,7 @@ source: {path: prog}
 space:
   v: [$4]
 build:
-  command: 'echo "\$TUNER_FLAGS" | sed "s/.*=//" > "\$TUNER_OUT/art"'
+  command: '[ "\$TUNER_FLAGS" != "\${SLOW_BUILD:-}" ] || sleep 2; echo "\$TUNER_FLAGS" | sed "s/.*=//" > "\$TUNER_OUT/art"'
   artifact: art
 deploy: {command: '"\$TUNER_STUDY_DIR"/fakelab/deploy.sh', timeout: 10}
 ready: {command: '"\$TUNER_STUDY_DIR"/fakelab/ready.sh', timeout: 5, interval: 0.05, within: 1.5}
@@ -139,24 +139,32 @@ touch "$LAB/r1/dead" "$LAB/r2/dead"
 expect_exit 1 "$TMPDIR/err" "$TUNER" run -q --all --results "$TMPDIR/alldead" "$repo/dead.yaml"
 grep -q 'every testbed is quarantined' "$TMPDIR/err" || fail "every testbed dead: $(cat "$TMPDIR/err")"
 
-# 4. SIGKILL mid-run, rerun: the build on the testbed is not flashed again.
+# 4. SIGKILL mid-measurement, rerun: the build on the testbed is not
+# flashed again. V=100 builds slowly, so V=200 is measured first and is
+# killed in its run 2 (held); the rerun goes on with V=200, which the
+# testbed holds, before V=100 (first in configuration order).
 fresh_lab
 study kill split builds '"-DV=100", "-DV=200"' '[{name: r3, env: {ROUTER: r3, ROUTER_PASS: x}}]'
-echo 0.3 >"$LAB/r3/slow"
+touch "$LAB/r3/hold"
 res=$TMPDIR/kill
-"$TUNER" run -q --all --results "$res" "$repo/kill.yaml" >"$TMPDIR/out" 2>&1 &
+SLOW_BUILD=-DV=100 "$TUNER" run -q --all --results "$res" "$repo/kill.yaml" >"$TMPDIR/out" 2>&1 &
 pid=$!
-for _ in $(seq 200); do
-	[ "$(grep -c '"type":"measure"' "$res/journal.jsonl" 2>/dev/null)" -ge 2 ] && break
+for _ in $(seq 600); do
+	[ -e "$LAB/r3/holding" ] && break
 	sleep 0.05
 done
+[ -e "$LAB/r3/holding" ] || fail "kill: run 2 never started: $(cat "$TMPDIR/out")"
 kill -9 $pid
 wait $pid 2>/dev/null || true
-n=$(grep -c '"type":"measure"' "$res/journal.jsonl")
-[ "$n" -ge 2 ] && [ "$n" -lt 8 ] || fail "kill: $n measurements before SIGKILL"
+[ "$(count_records "$res/journal.jsonl" measure)" -eq 2 ] || fail "kill: not 2 measurements before SIGKILL"
+[ "$(wc -l <"$LAB/r3/deploys")" -eq 1 ] || fail "kill: $(cat "$LAB/r3/deploys")"
+v200=$("$TUNER" check "$repo/kill.yaml" | awk '/-DV=200/ { print $1 }')
+[ "$(cat "$LAB/r3/holding")" = "$v200" ] || fail "kill: held $(cat "$LAB/r3/holding"), not V=200 ($v200)"
+rm "$LAB/r3/hold"
 "$TUNER" run -q --all --results "$res" "$repo/kill.yaml" >"$TMPDIR/out" 2>&1 || fail "resume: $(cat "$TMPDIR/out")"
-[ "$(grep -c '"type":"measure"' "$res/journal.jsonl")" -eq 8 ] || fail "resume: not 8 measurements"
-[ "$(wc -l <"$LAB/r3/deploys")" -eq 2 ] || fail "resume flashed again: $(cat "$LAB/r3/deploys")"
+[ "$(count_records "$res/journal.jsonl" measure)" -eq 8 ] || fail "resume: not 8 measurements"
+[ "$(wc -l <"$LAB/r3/deploys")" -eq 2 ] ||
+	fail "resume flashed again: $(cat "$LAB/r3/deploys"; grep -E '"(deploy|measure)"' "$res/journal.jsonl")"
 
 # A parser's complaint that quotes the secret: scrubbed in the journal too.
 fresh_lab

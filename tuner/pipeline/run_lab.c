@@ -60,6 +60,7 @@ int lab_start(struct run_ctx *ctx, const char *results_dir)
 		if (lab_env_expand(&tb->env, &s->tbs[t], s->path) < 0)
 			goto out;
 		journal_testbed_image(ctx->j, tb->name, tb->image);
+		memcpy(tb->held, tb->image, sizeof(tb->held));
 	}
 	if (s->deploy.command || s->ready.command || s->reboot.command || s->recover.command ||
 	    s->ntestbeds > 1)
@@ -125,24 +126,37 @@ void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep)
 	free(notes);
 }
 
+size_t lab_held(const struct run_ctx *ctx, const struct unit *u)
+{
+	for (size_t t = 0; t < ctx->s->ntestbeds; t++)
+		if (!strcmp(ctx->tb[t].held, u->key))
+			return t;
+	return SIZE_MAX;
+}
+
 size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
 		size_t avoid)
 {
-	size_t T = ctx->s->ntestbeds, best = SIZE_MAX, pref;
+	size_t T = ctx->s->ntestbeds, best = SIZE_MAX, pref = lab_held(ctx, u);
 	unsigned min = UINT32_MAX;
 
 	if (ctx->s->lab.mode == LAB_ALL)
 		return atomic_load(&ctx->tb[slot].quarantined) ? SIZE_MAX : slot;
 	/* Runs of a build rotate over the testbeds (a testbed's effect is
-	 * then a block, estimable), from a start that differs per build. */
-	pref = ((size_t)(u - ctx->units) + run) % T;
+	 * then a block, estimable), from a start that differs per build; a
+	 * build a testbed held when the run started stays there (a rerun
+	 * flashes nothing it need not). */
+	if (pref == SIZE_MAX)
+		pref = ((size_t)(u - ctx->units) + run) % T;
 	for (size_t k = 0; k < T; k++) {
 		size_t t = (pref + k) % T;
 		unsigned load = atomic_load(&ctx->tb[t].load);
 
 		if (atomic_load(&ctx->tb[t].quarantined) || (t == avoid && T > 1))
 			continue;
-		if (best == SIZE_MAX || load + 2 <= min) {
+		/* lab.order builds: no takeover, which would send a run of a
+		 * build to a testbed that has moved on to another (a flash). */
+		if (best == SIZE_MAX || (load + 2 <= min && ctx->s->lab.order == LAB_ROUNDS)) {
 			best = t;
 			min = load;
 		}

@@ -172,6 +172,7 @@ struct tb_state {
 	struct lab_env env;   /* its env, expanded */
 	char *log;            /* <results>/testbeds/<name>.log: its lifecycle */
 	char image[17];       /* the build it holds, as journaled; "" unknown */
+	char held[17];        /* image when the run started (never changes) */
 	int up;               /* ready answered since it last booted, this run */
 	int used;             /* measured since it last booted: reboot first */
 	unsigned fails;       /* faults in a row */
@@ -300,11 +301,15 @@ size_t lab_slot(const struct run_ctx *ctx, size_t t);
 /* The testbed whose records count in slot (NULL: every testbed's). */
 const char *lab_slot_testbed(const struct run_ctx *ctx, size_t slot);
 /* A testbed for run `run` of u in slot: not quarantined, not `avoid`
- * (SIZE_MAX: none) when another will do; split: the runs of a build
- * rotate over the testbeds, the least loaded taking over when the one in
- * turn has two more queued. SIZE_MAX when every testbed is quarantined. */
+ * (SIZE_MAX: none) when another will do; split: the testbed that held
+ * u's build at the start, else the runs of a build rotate over the
+ * testbeds; with lab.order rounds the least loaded takes over when the
+ * one in turn has two more queued. SIZE_MAX when every testbed is
+ * quarantined. */
 size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
 		size_t avoid);
+/* The testbed that held u's build when the run started, or SIZE_MAX. */
+size_t lab_held(const struct run_ctx *ctx, const struct unit *u);
 /* Queues m on its testbed's queue (m->testbed set). */
 void lab_submit(struct run_ctx *ctx, struct mjob *m);
 /* Gets testbed t ready to measure u (its worker): deploy where it does not

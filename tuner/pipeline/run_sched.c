@@ -232,13 +232,18 @@ static size_t submit_runs(struct sched *sc, struct unit *u, size_t t, unsigned u
  * configurations with racing[c] set (racing NULL: all). The unit measured
  * last is never measured again first: while builds are running it waits
  * for the next round (another build may come to go between), else it goes
- * last in this one. Returns the number queued.
+ * last in this one. With lab.order builds, a unit's runs go back to back,
+ * the units a testbed held at the start first. Returns the number queued.
  */
 static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
 {
 	struct unit *prev = sc->last[t], *held = NULL;
+	const int builds = sc->ctx->s->lab.order == LAB_BUILDS;
 	size_t n = 0;
 
+	/* lab.order builds: first the builds a testbed held when the run
+	 * started (a rerun goes on with them before anything is flashed). */
+	for (int pass = !builds; pass < 2; pass++)
 	for (size_t c = 0; c < sc->nconfigs; c++) {
 		if (racing && !racing[c])
 			continue;
@@ -248,6 +253,8 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 				continue;
 			u = u->lead;
 			if (u->next[t] - u->uncounted[t] + u->pooled[t] >= upto)
+				continue;
+			if (builds && (lab_held(sc->ctx, u) == SIZE_MAX) == !pass)
 				continue;
 			if (u == prev && sc->ctx->s->lab.order == LAB_ROUNDS) {
 				if (!sc->unbuilt || stopping(sc->ctx))
