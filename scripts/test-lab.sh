@@ -11,8 +11,11 @@
 # measurement: the sample is taken again, nothing is lost.
 #
 #   scripts/test-lab.sh [TUNER_BINARY]
-#   TUNER_LAB_RESULTS  results directory (default results/test-lab; removed
-#                      first: the builds come from ccache)
+#   TUNER_LAB_RESULTS  results directory (default results/test-lab). Its
+#                      builds are kept across runs (a kernel build takes
+#                      ~20 minutes here); everything measured is removed
+#                      first (the journal keeps its build records only), so
+#                      each run flashes and measures again
 #   LAB_STATE          the lab's state (default results/lab-router/test-lab)
 #   LAB_GOOD_BUILD     a lab build at -O2, the known-good image (default
 #                      results/lab-router/kernel-O2; built when missing)
@@ -77,7 +80,13 @@ sed -e "s|@STUDY@|test-lab|" -e "s|@SOURCE@|$work/linux|" \
 
 # The power cut: once a few measurements are in, r2's power goes off while
 # its iperf3 client runs (a measurement in flight), and on again 5 s later.
-rm -rf "$res"
+if [ -f "$res/journal.jsonl" ]; then
+	grep -E '"type":"(header|build)"' "$res/journal.jsonl" >"$res/journal.keep" || true
+	mv "$res/journal.keep" "$res/journal.jsonl"
+	rm -rf "$res/testbeds" "$res"/builds/*/measure-*.log "$res/pareto.json" "$res/results.csv" \
+		"$res/testbeds.csv"
+fi
+rm -f "$LAB_STATE/cut.time"
 if [ "$cut" = 1 ]; then
 	(
 		set +e

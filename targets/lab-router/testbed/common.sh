@@ -44,3 +44,18 @@ rssh() {
 boot_id() {
 	rssh 'cat /proc/sys/kernel/random/boot_id' </dev/null 2>/dev/null
 }
+
+# gone_from OLD-BOOT-ID: waits until the boot OLD-BOOT-ID is over (the
+# router answers with another boot id, or not at all), for at most
+# ROUTER_DOWN_WAIT seconds (default 120). A router that was told to reboot
+# still answers for a while: without this wait, a probe right after
+# sysupgrade or reboot would see the old system up. 0 gone, 1 not.
+gone_from() {
+	local id deadline=$((SECONDS + ${ROUTER_DOWN_WAIT:-120}))
+	while [ $SECONDS -lt $deadline ]; do
+		id=$(boot_id) || return 0
+		[ -n "$id" ] && [ "$id" != "$1" ] && return 0
+		sleep 1
+	done
+	return 1
+}

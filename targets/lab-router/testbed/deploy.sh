@@ -4,7 +4,8 @@
 # over ssh (`cat >/tmp/sysupgrade.img`: needs no scp or sftp server on the
 # router) and runs `sysupgrade -n /tmp/sysupgrade.img` there. Returns once
 # the upgrade started: the router flashes and reboots by itself (poll
-# ready.sh). Environment: common.sh's, TUNER_ARTIFACT.
+# ready.sh), once the running system has gone down (gone_from). Environment:
+# common.sh's, TUNER_ARTIFACT.
 # Exit 0: upgrade under way; 75: the router did not answer over ssh
 # (the testbed's fault); 1: anything else (image refused...), reason on
 # stderr.
@@ -21,6 +22,7 @@ rssh 'rm -f /tmp/sysupgrade.img; cat >/tmp/sysupgrade.img' <"$img" ||
 want=$(stat -c %s "$img")
 got=$(rssh 'wc -c </tmp/sysupgrade.img' </dev/null | tr -d ' \r') || die $EX_TEMPFAIL "router went away after the copy"
 [ "$got" = "$want" ] || die 1 "copied $got of $want bytes (no room in /tmp?)"
+old=$(boot_id </dev/null) || die $EX_TEMPFAIL "router went away after the copy"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 rc=0
@@ -29,7 +31,8 @@ cat "$out" >&2
 # OpenWrt's sysupgrade closes the ssh sessions when it starts flashing
 # (ssh then exits 255): its message says it started.
 if [ $rc -eq 0 ] || { [ $rc -eq 255 ] && grep -qE 'Commencing upgrade|writing image' "$out"; }; then
-	echo "deploy.sh: $img ($want bytes) on $ROUTER_HOST: upgrade started" >&2
+	gone_from "$old" || die 1 "sysupgrade on $ROUTER_HOST started, but the router did not reboot within ${ROUTER_DOWN_WAIT:-120} s"
+	echo "deploy.sh: $img ($want bytes) on $ROUTER_HOST: upgrade started, the old system is down" >&2
 	exit 0
 fi
 die 1 "sysupgrade on $ROUTER_HOST failed ($rc)"
