@@ -74,6 +74,8 @@ done
 # failed deploy of that build (one record), not a testbed fault.
 [ "$(grep -c '"event":"boot-failed"' "$j")" -eq 2 ] || fail "boot failures: $(grep -c boot-failed "$j")"
 [ "$(grep '"type":"measure"' "$j" | grep -c '"deploy_failed":true')" -eq 1 ] || fail "no failed-deploy record"
+grep '"deploy_failed":true' "$j" | grep -q '"error":"deploy failed: the build did not come up on r1, r2 (here: not ready within' ||
+	fail "failed-deploy reason: $(grep '"deploy_failed":true' "$j")"
 grep -q '"event":"quarantine"' "$j" && fail "a testbed quarantined for a build's fault"
 grep -- '-DV=panic' "$TMPDIR/out" | grep -q 'deploy-failed' || fail "table: $(grep panic "$TMPDIR/out")"
 # Per-testbed breakdown.

@@ -434,6 +434,23 @@ static int try_elsewhere(struct run_ctx *ctx, size_t t, const struct unit *u)
 	return failed_here && !tried_everywhere(ctx, u) && ctx->s->lab.mode == LAB_SPLIT;
 }
 
+/* The testbeds u did not come up on in this run, "r1, r2" (a static
+ * buffer: the caller's thread uses it at once). */
+static const char *failed_on(struct run_ctx *ctx, const struct unit *u)
+{
+	static _Thread_local char buf[256];
+	size_t len = 0;
+
+	buf[0] = '\0';
+	pthread_mutex_lock(&ctx->lab_lock);
+	for (size_t t = 0; t < ctx->s->ntestbeds && u->no_boot_on; t++)
+		if (u->no_boot_on[t] && len < sizeof(buf))
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						len ? ", " : "", ctx->tb[t].name);
+	pthread_mutex_unlock(&ctx->lab_lock);
+	return buf;
+}
+
 /* u's build was deployed to t and did not come up: t is recovered; the
  * build is a failed deploy once it has not come up boot_attempts times. */
 static enum lab_outcome no_boot(struct run_ctx *ctx, size_t t, struct unit *u, char **env,
@@ -466,8 +483,8 @@ static enum lab_outcome no_boot(struct run_ctx *ctx, size_t t, struct unit *u, c
 			 ctx->s->lab.boot_attempts);
 		return LAB_FAULT;
 	}
-	*out = xasprintf("deploy failed: the build did not come up %u time%s (last on %s: %s)",
-			 n, n == 1 ? "" : "s", tb->name, why);
+	*out = xasprintf("deploy failed: the build did not come up on %s (here: %s)",
+			 failed_on(ctx, u), why);
 	return LAB_NO_BOOT;
 }
 
