@@ -235,15 +235,16 @@ static size_t submit_runs(struct sched *sc, struct unit *u, size_t t, unsigned u
  * last in this one. With lab.order builds, a unit's runs go back to back,
  * the units a testbed held at the start first. Returns the number queued.
  */
-static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
+/* One pass of queue_round() over the configurations: pass 0 takes only
+ * the units a testbed held at the start, pass 1 the others (lab.order
+ * builds; rounds: pass 1 takes all). prev: the unit measured last before
+ * the round; *held: prev, when it is to go last. */
+static size_t queue_pass(struct sched *sc, size_t t, unsigned upto, const int *racing,
+			 int pass, const struct unit *prev, struct unit **held)
 {
-	struct unit *prev = sc->last[t], *held = NULL;
 	const int builds = sc->ctx->s->lab.order == LAB_BUILDS;
 	size_t n = 0;
 
-	/* lab.order builds: first the builds a testbed held when the run
-	 * started (a rerun goes on with them before anything is flashed). */
-	for (int pass = !builds; pass < 2; pass++)
 	for (size_t c = 0; c < sc->nconfigs; c++) {
 		if (racing && !racing[c])
 			continue;
@@ -256,14 +257,26 @@ static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *
 				continue;
 			if (builds && (lab_held(sc->ctx, u) == SIZE_MAX) == !pass)
 				continue;
-			if (u == prev && sc->ctx->s->lab.order == LAB_ROUNDS) {
+			if (u == prev && !builds) {
 				if (!sc->unbuilt || stopping(sc->ctx))
-					held = u;
+					*held = u;
 				continue;
 			}
 			n += submit_runs(sc, u, t, upto);
 		}
 	}
+	return n;
+}
+
+static size_t queue_round(struct sched *sc, size_t t, unsigned upto, const int *racing)
+{
+	struct unit *prev = sc->last[t], *held = NULL;
+	size_t n = 0;
+
+	/* lab.order builds: first the builds a testbed held when the run
+	 * started (a rerun goes on with them before anything is flashed). */
+	for (int pass = sc->ctx->s->lab.order == LAB_BUILDS ? 0 : 1; pass < 2; pass++)
+		n += queue_pass(sc, t, upto, racing, pass, prev, &held);
 	if (held)
 		n += submit_runs(sc, held, t, upto);
 	return n;
