@@ -194,11 +194,7 @@ static int again(struct mjob *m)
 
 	if (t == SIZE_MAX) {
 		atomic_fetch_sub(&ctx->measures_planned, 1);
-		if (ctx->s->lab.mode == LAB_SPLIT) {
-			tn_error("every testbed is quarantined (%s/testbeds/ has their logs)",
-				 ctx->results_dir);
-			run_fail(ctx);
-		}
+		lab_none_left(ctx);
 		return 0;
 	}
 	m->testbed = t;

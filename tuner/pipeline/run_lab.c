@@ -168,6 +168,14 @@ size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned
 	return best;
 }
 
+void lab_none_left(struct run_ctx *ctx)
+{
+	if (ctx->s->lab.mode != LAB_SPLIT || atomic_load(&ctx->error))
+		return;
+	tn_error("every testbed is quarantined (%s/testbeds/ has their logs)", ctx->results_dir);
+	run_fail(ctx);
+}
+
 void lab_submit(struct run_ctx *ctx, struct mjob *m)
 {
 	atomic_fetch_add(&ctx->tb[m->testbed].load, 1);

@@ -310,6 +310,10 @@ size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned
 		size_t avoid);
 /* The testbed that held u's build when the run started, or SIZE_MAX. */
 size_t lab_held(const struct run_ctx *ctx, const struct unit *u);
+/* lab_pick() found no testbed for a run: in split mode the run stops
+ * ("every testbed is quarantined"); in all mode that testbed's share is
+ * lost and the run goes on. */
+void lab_none_left(struct run_ctx *ctx);
 /* Queues m on its testbed's queue (m->testbed set). */
 void lab_submit(struct run_ctx *ctx, struct mjob *m);
 /* Gets testbed t ready to measure u (its worker): deploy where it does not

@@ -192,11 +192,7 @@ static int submit(struct sched *sc, struct unit *u, size_t t)
 	struct mjob *m;
 
 	if (tb == SIZE_MAX) {
-		if (ctx->s->lab.mode == LAB_SPLIT && !atomic_load(&ctx->error)) {
-			tn_error("every testbed is quarantined (%s/testbeds/ has their logs)",
-				 ctx->results_dir);
-			run_fail(ctx);
-		}
+		lab_none_left(ctx);
 		return 0;
 	}
 	m = xmalloc(sizeof(*m));
