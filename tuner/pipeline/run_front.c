@@ -185,14 +185,13 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 /* Whether the journal holds a failed deploy of u (it did not come up). */
 static int deploy_failed(struct run_ctx *ctx, struct unit *u)
 {
-	const struct measure_record **recs;
-	size_t ok, n = 0;
 	int failed = 0;
 
 	for (size_t t = 0; t < ctx->nslots && !failed; t++) {
-		n = run_records(u->lead ? u->lead : u, t, &recs, &ok);
-		for (size_t i = 0; i < n; i++)
-			failed |= recs[i]->deploy_failed;
+		const struct measure_record **recs;
+		size_t ok, n = run_records(u->lead ? u->lead : u, t, &recs, &ok);
+
+		failed = run_deploy_failed(recs, n);
 		free(recs);
 	}
 	return failed;

@@ -85,6 +85,14 @@ int run_record_counts(const struct study *s, const struct measure_record *r, siz
 	return r->ok || ok < s->repeats_min;
 }
 
+int run_deploy_failed(const struct measure_record *const *recs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (recs[i]->deploy_failed)
+			return 1;
+	return 0;
+}
+
 /* The records of u in slot t that count as results (*n: all of them,
  * *ok: the ones that succeeded). A failed deploy (the build did not come
  * up) is its last result: it counts as every run still owed. */
@@ -92,16 +100,13 @@ static size_t counted(struct unit *u, size_t t, size_t *n, size_t *ok)
 {
 	const struct measure_record **recs;
 	size_t c = 0;
-	int no_boot = 0;
 
 	*n = run_records(u, t, &recs, ok);
-	for (size_t i = 0; i < *n; i++) {
+	for (size_t i = 0; i < *n; i++)
 		c += (size_t)run_record_counts(u->ctx->s, recs[i], *ok);
-		no_boot |= recs[i]->deploy_failed && !u->ctx->retry_failed;
-	}
-	free(recs);
-	if (no_boot && c < u->ctx->s->repeats_max)
+	if (!u->ctx->retry_failed && c < u->ctx->s->repeats_max && run_deploy_failed(recs, *n))
 		c = u->ctx->s->repeats_max;
+	free(recs);
 	return c;
 }
 

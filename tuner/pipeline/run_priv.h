@@ -266,6 +266,9 @@ size_t run_count_stale(struct run_ctx *ctx);
  * are the journal's), and how many succeeded. */
 size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
 		   size_t *ok);
+/* Whether records recs[0..n) (run_records()) hold a failed deploy: the
+ * build did not come up on the testbeds. */
+int run_deploy_failed(const struct measure_record *const *recs, size_t n);
 /* Whether record r, among records of which ok succeeded, counts as a
  * result: a failure does until measure.repeats.min have succeeded (taken
  * again with --retry-failed). */
