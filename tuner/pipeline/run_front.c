@@ -57,7 +57,7 @@ void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective
 	for (size_t g = 0; g <= lead->ntwins; g++) {
 		const struct unit *v = g ? lead->twins[g - 1] : lead;
 
-		for (size_t t = 0; t < ctx->nslots; t++) {
+		for (size_t t = 0; t < study_slots(ctx->s); t++) {
 			size_t ok;
 
 			n = run_records(v, t, &recs, &ok);
@@ -187,7 +187,7 @@ static int deploy_failed(struct run_ctx *ctx, struct unit *u)
 {
 	int failed = 0;
 
-	for (size_t t = 0; t < ctx->nslots && !failed; t++) {
+	for (size_t t = 0; t < study_slots(ctx->s) && !failed; t++) {
 		const struct measure_record **recs;
 		size_t ok, n = run_records(u->lead ? u->lead : u, t, &recs, &ok);
 

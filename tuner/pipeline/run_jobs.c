@@ -143,7 +143,7 @@ static int measured(struct unit *u, unsigned want)
 
 	if (!run_has_measure(s))
 		return 1;
-	for (size_t t = 0; t < u->ctx->nslots; t++)
+	for (size_t t = 0; t < study_slots(u->ctx->s); t++)
 		if (run_count_shared(u, t) < want)
 			return 0;
 	return 1;

@@ -49,7 +49,6 @@ int lab_start(struct run_ctx *ctx, const char *results_dir)
 	char *dir = xasprintf("%s/testbeds", results_dir);
 	int ret = -1;
 
-	ctx->nslots = study_slots(s);
 	ctx->tb = xcalloc(s->ntestbeds, sizeof(*ctx->tb));
 	pthread_mutex_init(&ctx->lab_lock, NULL);
 	for (size_t t = 0; t < s->ntestbeds; t++) {

@@ -125,10 +125,10 @@ struct run_ctx {
 	 * the one the journal was started with (!study_changed). */
 	char mkey[17];
 	int study_changed;
-	/* The testbeds (run_lab.c), and the slots measurements are counted
-	 * in: one per testbed (lab.mode all) or one for all (split). */
+	/* The testbeds (run_lab.c); measurements are counted in
+	 * study_slots() slots: one per testbed (lab.mode all) or one for all
+	 * (split). */
 	struct tb_state *tb;
-	size_t nslots;
 	pthread_mutex_t lab_lock; /* notes */
 	char **notes;             /* for the main thread to say (lab_say_notes()) */
 	size_t nnotes, anotes;
@@ -294,7 +294,7 @@ void run_measure_job(void *arg, int cancelled);
 
 /* ---- run_lab.c ---- */
 
-/* Sets up ctx->tb and ctx->nslots (after the journal is open): each
+/* Sets up ctx->tb (after the journal is open): each
  * testbed's env expanded (-1 with message when a ${NAME} is unset), what
  * it holds from the journal, <results>/testbeds/ for their logs. */
 int lab_start(struct run_ctx *ctx, const char *results_dir);

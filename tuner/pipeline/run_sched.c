@@ -36,7 +36,7 @@ static void eta_text(char *buf, size_t len, struct run_ctx *ctx, size_t nunits, 
 	}
 	if (run_has_measure(s)) {
 		/* Twins are measured as their lead. */
-		owed = (unsigned long)(nunits - ctx->twins) * s->repeats_min * ctx->nslots;
+		owed = (unsigned long)(nunits - ctx->twins) * s->repeats_min * study_slots(ctx->s);
 		owed = owed > mdone + mcached ? owed - mdone - mcached : 0;
 		if (owed && isnan(per_measure))
 			return;
@@ -114,8 +114,8 @@ static void share(struct sched *sc, struct unit *u)
 	struct unit *lead = NULL;
 
 	u->lead = u;
-	u->pooled = xcalloc(sc->ctx->nslots, sizeof(*u->pooled));
-	u->uncounted = xcalloc(sc->ctx->nslots, sizeof(*u->uncounted));
+	u->pooled = xcalloc(study_slots(sc->ctx->s), sizeof(*u->pooled));
+	u->uncounted = xcalloc(study_slots(sc->ctx->s), sizeof(*u->uncounted));
 	memcpy(u->code, u->build->code, sizeof(u->code));
 	if (s->share_same_code && !u->code[0] && u->build->artifact &&
 	    code_id(u->code, u->build->artifact) < 0) {
@@ -127,7 +127,7 @@ static void share(struct sched *sc, struct unit *u)
 		if (v != u && v->lead == v && !strcmp(v->code, u->code))
 			lead = v;
 	}
-	for (size_t t = 0; t < sc->ctx->nslots; t++) {
+	for (size_t t = 0; t < study_slots(sc->ctx->s); t++) {
 		size_t have, n = run_count_records(u, t, &have);
 
 		atomic_fetch_add(&sc->ctx->measures_cached,
@@ -309,7 +309,7 @@ static void build_and_measure(struct sched *sc)
 		size_t queued_now = 0;
 
 		notice_builds(sc);
-		for (size_t t = 0; t < ctx->nslots && run_has_measure(s) && !stopping(ctx); t++)
+		for (size_t t = 0; t < study_slots(s) && run_has_measure(s) && !stopping(ctx); t++)
 			if (slot_idle(ctx, t))
 				queued_now += queue_round(sc, t, s->repeats_min, NULL);
 		lab_say_notes(ctx, sc->prog);
@@ -357,7 +357,7 @@ static void race(struct sched *sc, struct run_result *out)
 {
 	struct run_ctx *ctx = sc->ctx;
 	const struct study *s = ctx->s;
-	size_t nc = sc->nconfigs, T = ctx->nslots;
+	size_t nc = sc->nconfigs, T = study_slots(ctx->s);
 	int *racing = race_entrants(sc);
 	int *skip = xcalloc(nc + 1, sizeof(*skip));
 	int *noisy = xcalloc(s->nobjectives + 1, sizeof(*noisy));
@@ -431,7 +431,7 @@ void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_
 	sc.nconfigs = ctx->nunits / sc.L;
 	sc.prog = rep;
 	sc.start = start;
-	sc.last = xcalloc(ctx->nslots, sizeof(*sc.last));
+	sc.last = xcalloc(study_slots(ctx->s), sizeof(*sc.last));
 	sc.unbuilt = ctx->nunits;
 	build_and_measure(&sc);
 	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);
