@@ -36,6 +36,14 @@ struct lab_env {
 int lab_env_expand(struct lab_env *out, const struct testbed *tb, const char *study_path);
 void lab_env_release(struct lab_env *e);
 
+/*
+ * The next ${NAME} reference in the text at p: where it starts (its "${"),
+ * or NULL when there is none; *name its name (malloced: free()), NULL
+ * when no '}' closes it; *after the text after that '}'. The one reader
+ * of references: the study loader's check, the expansion, lab_env_unset().
+ */
+const char *lab_next_ref(const char *p, char **name, const char **after);
+
 /* Every ${NAME} the study's testbeds name is set: 0, or -1 with a
  * message at the first testbed that names an unset one (kind input). */
 int lab_check_env(const struct study *s);

@@ -11,20 +11,32 @@
 
 #include "tuner/util.h"
 
-/* Calls fn for each ${NAME} reference of value, with the name (malloced by
- * the caller's loop, valid during the call). */
+const char *lab_next_ref(const char *p, char **name, const char **after)
+{
+	const char *ref = strstr(p, "${"), *end;
+
+	*name = NULL;
+	*after = NULL;
+	if (!ref)
+		return NULL;
+	end = strchr(ref + 2, '}');
+	if (end) {
+		*name = xstrndup(ref + 2, (size_t)(end - ref - 2));
+		*after = end + 1;
+	}
+	return ref;
+}
+
+/* Calls fn for each ${NAME} reference of value, with its name (valid
+ * during the call). */
 static void each_ref(const char *value, void (*fn)(const char *name, void *arg), void *arg)
 {
-	for (const char *p = value; (p = strstr(p, "${"));) {
-		const char *end = strchr(p + 2, '}');
-		char *name;
+	const char *p = value;
+	char *name;
 
-		if (!end)
-			return; /* study_load() refuses it */
-		name = xstrndup(p + 2, (size_t)(end - p - 2));
+	while (lab_next_ref(p, &name, &p) && name) {
 		fn(name, arg);
 		free(name);
-		p = end + 1;
 	}
 }
 
@@ -75,18 +87,14 @@ int lab_env_expand(struct lab_env *out, const struct testbed *tb, const char *st
 	out->vars = xcalloc(tb->nenv + 1, sizeof(*out->vars));
 	for (size_t i = 0; i < tb->nenv; i++) {
 		struct strbuf sb = STRBUF_INIT;
-		const char *p = tb->env_value[i], *ref;
+		const char *p = tb->env_value[i], *ref, *after;
+		char *name;
 
 		strbuf_addf(&sb, "%s=", tb->env_name[i]);
-		while ((ref = strstr(p, "${"))) {
-			const char *end = strchr(ref + 2, '}');
-			char *name;
+		while ((ref = lab_next_ref(p, &name, &after)) && name) {
 			const char *val;
 
-			if (!end)
-				break;
 			strbuf_add(&sb, p, (size_t)(ref - p));
-			name = xstrndup(ref + 2, (size_t)(end - ref - 2));
 			val = getenv(name);
 			if (!val) {
 				tn_input_error_at(study_path, tb->loc.line, tb->loc.col,
@@ -105,7 +113,7 @@ int lab_env_expand(struct lab_env *out, const struct testbed *tb, const char *st
 							(out->nsecrets + 1) * sizeof(*out->secrets));
 				out->secrets[out->nsecrets++] = xstrdup(val);
 			}
-			p = end + 1;
+			p = after;
 		}
 		strbuf_addstr(&sb, p);
 		out->vars[out->nvars++] = strbuf_detach(&sb);

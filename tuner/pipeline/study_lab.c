@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/lab.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
@@ -34,23 +35,19 @@ int study_env_name_ok(const char *name)
 /* A value's ${VAR} references: each closed, each a variable name. */
 static int check_refs(const struct loader *ld, const struct ynode *v, const char *var)
 {
-	for (const char *p = v->str; (p = strstr(p, "${"));) {
-		const char *end = strchr(p + 2, '}');
-		char *ref;
-		int ok;
+	const char *p = v->str;
+	char *ref;
+	int ok = 1;
 
-		if (!end)
+	while (ok && lab_next_ref(p, &ref, &p)) {
+		if (!ref)
 			return study_err(ld, v, "env %s: '${' without a closing '}'", var);
-		ref = xstrndup(p + 2, (size_t)(end - p - 2));
 		ok = study_env_name_ok(ref);
 		if (!ok)
 			study_err(ld, v, "env %s: '${%s}' is not a variable name", var, ref);
 		free(ref);
-		if (!ok)
-			return -1;
-		p = end + 1;
 	}
-	return 0;
+	return ok ? 0 : -1;
 }
 
 static int parse_env(struct loader *ld, struct testbed *tb, const struct ynode *n)
