@@ -14,6 +14,7 @@
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
 #include "tuner/util.h"
+#include "report_priv.h"
 
 static int objective_modelled(const struct objective *o)
 {
@@ -488,7 +489,7 @@ int report_json(const struct study *s, const struct run_result *r, const char *p
 	return ret;
 }
 
-static void csv_field(struct strbuf *sb, const char *v)
+void report_csv_field(struct strbuf *sb, const char *v)
 {
 	if (!strpbrk(v, ",\"\r\n")) {
 		strbuf_addstr(sb, v);
@@ -508,7 +509,7 @@ static void csv_header(struct strbuf *sb, const char *name, const char *part)
 	char *h = xasprintf("%s%s", name, part);
 
 	strbuf_addch(sb, ',');
-	csv_field(sb, h);
+	report_csv_field(sb, h);
 	free(h);
 }
 
@@ -529,7 +530,7 @@ static void csv_applied(struct strbuf *sb, const struct applied *a)
 		strbuf_addf(sb, "%u", a->lines);
 	strbuf_addch(sb, ',');
 	applied_missed_list(&missed, a);
-	csv_field(sb, strbuf_str(&missed));
+	report_csv_field(sb, strbuf_str(&missed));
 	strbuf_release(&missed);
 }
 
@@ -543,7 +544,7 @@ static void csv_dims(struct strbuf *sb, const struct space *sp, const struct con
 	for (size_t d = 0; d < sp->ndims; d++) {
 		strbuf_addch(sb, ',');
 		if (found)
-			csv_field(sb, sp->dims[d].values[pick[d]]);
+			report_csv_field(sb, sp->dims[d].values[pick[d]]);
 	}
 }
 
@@ -573,7 +574,7 @@ int report_csv(const struct study *s, const struct run_result *r, const char *pa
 	for (size_t c = 0; c < r->nconfigs; c++) {
 		const struct config_result *cr = &r->configs[c];
 		strbuf_addf(&sb, "%s,", cr->id);
-		csv_field(&sb, cr->flags);
+		report_csv_field(&sb, cr->flags);
 		strbuf_addf(&sb, ",%s,%s,%d,%d", cr->pgo ? "on" : "off", cr->status,
 			    cr->on_front, cr->feasible);
 		for (size_t i = 0; i < s->nobjectives; i++) {

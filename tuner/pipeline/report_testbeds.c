@@ -7,6 +7,7 @@
 
 #include "tuner/report.h"
 #include "tuner/util.h"
+#include "report_priv.h"
 
 int report_has_testbeds(const struct study *s, const struct run_result *r)
 {
@@ -162,19 +163,7 @@ int report_testbeds_csv(const struct study *s, const struct run_result *r, const
 	for (size_t k = 0; k < r->ntestbeds; k++) {
 		const struct run_testbed *tb = &r->testbeds[k];
 
-		/* Testbed names are the study's: no comma or quote needs care
-		 * but for the name itself. */
-		if (strpbrk(tb->name, ",\"\r\n")) {
-			strbuf_addch(&sb, '"');
-			for (const char *p = tb->name; *p; p++) {
-				if (*p == '"')
-					strbuf_addch(&sb, '"');
-				strbuf_addch(&sb, *p);
-			}
-			strbuf_addch(&sb, '"');
-		} else {
-			strbuf_addstr(&sb, tb->name);
-		}
+		report_csv_field(&sb, tb->name);
 		strbuf_addf(&sb, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu,%d", tb->measured, tb->failed,
 			    tb->deploys, tb->boot_failures, tb->recoveries, tb->faults, tb->reboots,
 			    tb->quarantined);
