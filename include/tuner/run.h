@@ -93,6 +93,13 @@ struct run_opts {
 	 * again (until measure.repeats.min succeed); otherwise a failure is
 	 * a result, kept. */
 	int retry_failed;
+	/* The configurations to run, as picks (npicks rows of the space's
+	 * ndims value indices) instead of the study's strategy: what
+	 * run_search() gives each generation. */
+	const size_t *picks;
+	size_t npicks;
+	int has_time;
+	double time;          /* seconds: overrides search.time */
 };
 #define RUN_OPTS_INIT { .jobs = 0 }
 
@@ -228,6 +235,23 @@ struct run_result {
  * a revision error carries the study file location.
  */
 int run_study(struct run_result *out, const struct study *s, const struct run_opts *opts);
+/*
+ * Runs study s with its search strategy a batch at a time (run_search.c):
+ * each batch the strategy proposes (strategy.h) is added to the plan and
+ * run by run_study(), which takes what the journal holds and builds and
+ * measures the rest; the strategy is told every configuration's means,
+ * standard errors and failures, and proposes the next batch, until the
+ * budget is spent, the strategy is done or search.time (opts->time) has
+ * passed (the batch under way is finished). The progress line names the
+ * batch and the hypervolume of the feasible measured front. A rerun after
+ * a crash replays the batches from the journal, so the strategy proposes
+ * what it proposed before and goes on where the run stopped. Fills out as
+ * run_study() does (the last batch's result, the counts of all); caller
+ * releases with run_result_release(). Used for the adaptive strategies and
+ * whenever a time budget is set; otherwise run_study() plans at once.
+ */
+int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts);
+
 /* The log of testbed's lifecycle (deploy, ready, reboot, recover) in a
  * results directory: <results>/testbeds/<testbed>.log. Caller frees. */
 char *run_testbed_log(const char *results_dir, const char *testbed);

@@ -73,7 +73,11 @@
  *                                     # from defaults to size for the name
  *                                     # "size", else measure; parser
  *                                     # defaults to measure.parser
- *   search: {strategy: exhaustive|random, budget: N, seed: N}
+ *   search: {strategy: exhaustive|random|nsga2|surrogate, budget: N,
+ *            seed: N, time: DURATION}
+ *                                     # strategy.h; time: "8h", "90m",
+ *                                     # "1h30m", "600" (seconds): no new
+ *                                     # batch is started after it
  *   layout: {samples: K}              # K >= 1 layout seeds per config
  *
  * Numbers have upper bounds, past which a value is a slip of the keyboard
@@ -288,9 +292,10 @@ struct study {
 	struct objective *objectives;
 	size_t nobjectives;
 
-	char *strategy;  /* "exhaustive" (default) or "random" */
+	char *strategy;  /* "exhaustive" (default), "random", "nsga2", "surrogate" */
 	uint64_t budget; /* 0 = the whole space */
 	uint64_t seed;   /* default 1 */
+	double time;     /* search.time in seconds; 0: none */
 	/* For study_check_plan()'s messages: the search section's key (the
 	 * space's without one) and layout.samples (the layout key's; 1:1
 	 * without one). */

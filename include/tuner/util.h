@@ -54,6 +54,9 @@ void tn_error_clear(void);
 
 /* A duration as "1h02m", "3m05s" or "12s" into buf. */
 void format_duration(char *buf, size_t len, double seconds);
+/* A duration "8h", "90m", "1h30m", "45s", "2d" or "600" (seconds) into
+ * *out (seconds): 0, or -1 when s is not one. */
+int parse_duration(double *out, const char *s);
 
 /* Allocation: abort on out-of-memory. Caller frees with free(). */
 void *xmalloc(size_t n);

@@ -98,7 +98,7 @@ static void test_study__good_roundtrip(void **state)
 		"  - {name: throughput, unit: Mbit/s, goal: max, limit: 90.5}\n"
 		"  - {name: size, unit: bytes, goal: min, limit: 4194304}\n"
 		"  - {name: latency, goal: min, from: measure, parser: \"json:a.b[0]\"}\n"
-		"search: {strategy: random, budget: 96, seed: 42}\n"
+		"search: {strategy: surrogate, budget: 96, seed: 42, time: 1h30m}\n"
 		"layout: {samples: 3}\n";
 	struct study s;
 	char *path = write_yaml("full.yaml", yaml);
@@ -170,9 +170,10 @@ static void test_study__good_roundtrip(void **state)
 	assert_false(s.objectives[2].has_limit);
 	assert_string_equal(s.objectives[2].parser, "json:a.b[0]");
 
-	assert_string_equal(s.strategy, "random");
+	assert_string_equal(s.strategy, "surrogate");
 	assert_int_equal(s.budget, 96);
 	assert_int_equal(s.seed, 42);
+	assert_true(s.time == 5400);
 	assert_int_equal(s.layout_samples, 3);
 
 	study_release(&s);
@@ -525,7 +526,12 @@ static void test_study__search_and_layout(void **state)
 	expect_error(L1 L2 L3 L4 L5 L6 "search: {seed: 1.5}\n", "7:16",
 		     "'search.seed' must be a non-negative integer, not '1.5'");
 	expect_error(L1 L2 L3 L4 L5 L6 "search: {strategy: genetic}\n", "7:20",
-		     "unknown search strategy 'genetic' (known: ");
+		     "unknown search strategy 'genetic' (known: exhaustive, random, nsga2, surrogate)");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: 8 hours}\n", "7:16",
+		     "'search.time' is a duration such as 8h, 90m, 1h30m or 600 (seconds)");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: 1h30}\n", "7:16", "'search.time' is a duration");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: 0}\n", "7:16", "more than 0");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: [1]}\n", "7:16", "'search.time' is a duration");
 	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: 0}\n", "7:19",
 		     "'layout.samples' must be a positive integer, not '0'");
 	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: }\n", "7:19",

@@ -87,6 +87,8 @@ int cmd_effects(int argc, char **argv);
 int cmd_defaults(int argc, char **argv);
 extern const char effects_usage[], defaults_usage[];
 int cmd_diff(int argc, char **argv);
+int cmd_propose(int argc, char **argv);
+extern const char propose_usage[];
 extern const char diff_usage[];
 int cmd_help(int argc, char **argv);
 extern const char blame_usage[];

@@ -14,6 +14,7 @@
 #include "tuner/progress.h"
 #include "tuner/report.h"
 #include "tuner/run.h"
+#include "tuner/strategy.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 
@@ -24,7 +25,10 @@ const char run_usage[] =
 	"results/<study>/journal.jsonl as it arrives; running the same study again\n"
 	"resumes: nothing the journal holds is rebuilt or measured again.\n\n"
 	"  -j, --jobs N       parallel builds (default: number of CPUs)\n"
-	"      --budget N     evaluate at most N configurations (seeded random sample)\n"
+	"      --budget N     evaluate at most N configurations (exhaustive: a seeded\n"
+	"                     random sample; the search.strategy otherwise)\n"
+	"      --time T       start no new batch of the search after T (8h, 90m,\n"
+	"                     1h30m, 600 seconds); the batch under way is finished\n"
 	"      --seed N       seed of the search strategy (default: the study's)\n"
 	"      --dirty        build the work tree with its uncommitted changes\n"
 	"                     (default: the committed revision only)\n"
@@ -280,7 +284,10 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 	size_t nfailed;
 	int ret;
 
-	if (run_study(&res, s, opts) < 0) {
+	const struct strategy_ops *ops = strategy_find(s->strategy);
+	int batches = (ops && ops->adaptive) || opts->has_time || s->time > 0;
+
+	if ((batches ? run_search(&res, s, opts) : run_study(&res, s, opts)) < 0) {
 		ret = cmd_error();
 		run_result_release(&res);
 		return ret;
@@ -331,11 +338,12 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY,
-	       OPT_FORMAT };
+	       OPT_FORMAT, OPT_TIME };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "dirty", no_argument, NULL, OPT_DIRTY },
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -375,6 +383,14 @@ int cmd_run(int argc, char **argv)
 			if (parse_u64(&opts.seed, optarg) < 0)
 				return bad_number("--seed", optarg);
 			opts.has_seed = 1;
+			break;
+		case OPT_TIME:
+			if (parse_duration(&opts.time, optarg) < 0 || opts.time <= 0) {
+				fprintf(stderr, "tuner: run: --time takes a duration such as 8h, 90m, "
+						"1h30m or 600 (seconds), not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			opts.has_time = 1;
 			break;
 		case OPT_DIRTY:
 			opts.dirty = 1;

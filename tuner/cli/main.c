@@ -33,6 +33,8 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "results as one self-contained HTML page, one study or several targets", report_usage },
 	{ "effects", cmd_effects, "what each flag value does, target by target", effects_usage },
 	{ "defaults", cmd_defaults, "each target's best flags; one default for all", defaults_usage },
+	{ "propose", cmd_propose, "a study's search strategy for an evaluator of yours (stdin/stdout)",
+	  propose_usage },
 	{ "diff", cmd_diff, "compare two results, configuration by configuration", diff_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };

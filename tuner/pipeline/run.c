@@ -157,7 +157,9 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 
 	/* Bad input fails before anything is created: a plan beyond the
 	 * limits too. */
-	if (study_check_plan(s, opts->has_budget ? opts->budget : s->budget, ctx.nsrcs) < 0 ||
+	if (study_check_plan(s, opts->npicks ? opts->npicks
+					     : opts->has_budget ? opts->budget : s->budget,
+			     ctx.nsrcs) < 0 ||
 	    lab_check_env(s) < 0)
 		goto out;
 	for (size_t r = 0; r < ctx.nsrcs; r++)

@@ -49,35 +49,44 @@ static void free_units(struct unit *units, size_t n)
 	free(units);
 }
 
-/* Plans the units: configurations from the strategy, times source
- * revisions, times layout seeds, one unit per distinct build key; the
- * caller (run_study()) has checked the plan against study_check_plan()'s
- * limits before creating anything. Stops on an interruption, with nothing
- * planned. */
+/* Plans the units: configurations from the strategy (or opts->picks),
+ * times source revisions, times layout seeds, one unit per distinct build
+ * key; the caller (run_study()) has checked the plan against
+ * study_check_plan()'s limits before creating anything. Stops on an
+ * interruption, with nothing planned. */
 int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 		const struct run_opts *opts, const char *compiler, const char *builds_root)
 {
 	const struct study *s = ctx->s;
-	const struct search_ops *ops = search_find(s->strategy);
+	const struct search_ops *ops = opts->npicks ? NULL : search_find(s->strategy);
 	uint64_t budget = opts->has_budget ? opts->budget : s->budget;
 	uint64_t seed = opts->has_seed ? opts->seed : s->seed;
+	size_t nd = s->space.ndims, given = 0;
 	struct unit *units = NULL;
 	size_t nunits = 0, alloc = 0;
 	/* The ids planned so far, as their 64-bit values (a scan of every
 	 * earlier id made planning quadratic). */
 	struct u64set seen = U64SET_INIT;
 	size_t *pick;
-	void *st;
+	void *st = NULL;
 	int ret = -1;
 
-	if (!ops)
-		return tn_error("unknown search strategy '%s'", s->strategy);
-	if (ops->init(&st, &s->space, budget, seed) < 0)
+	if (!opts->npicks && !ops)
+		return tn_error("search strategy '%s' proposes in batches: run it with run_search()",
+				s->strategy);
+	if (ops && ops->init(&st, &s->space, budget, seed) < 0)
 		return -1;
-	pick = xcalloc(s->space.ndims ? s->space.ndims : 1, sizeof(*pick));
-	while (ops->next(st, pick) == 1) {
+	pick = xcalloc(nd ? nd : 1, sizeof(*pick));
+	for (;;) {
 		struct config c = CONFIG_INIT;
 
+		if (opts->npicks) {
+			if (given == opts->npicks)
+				break;
+			memcpy(pick, opts->picks + given++ * nd, nd * sizeof(*pick));
+		} else if (ops->next(st, pick) != 1) {
+			break;
+		}
 		if (tn_cancelled()) {
 			tn_error("interrupted while planning the run");
 			goto out;
@@ -101,7 +110,8 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	ret = 0;
 out:
 	free_units(units, nunits);
-	ops->free(st);
+	if (ops)
+		ops->free(st);
 	u64set_release(&seen);
 	free(pick);
 	return ret;

@@ -13,7 +13,7 @@
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
 #include "tuner/parse.h"
-#include "tuner/search.h"
+#include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
@@ -28,7 +28,7 @@ static const char *const source_keys[] = { "repo", "rev", "path", NULL };
 static const char *const objective_keys[] = {
 	"name", "unit", "goal", "limit", "from", "parser", NULL
 };
-static const char *const search_keys[] = { "strategy", "budget", "seed", NULL };
+static const char *const search_keys[] = { "strategy", "budget", "seed", "time", NULL };
 static const char *const layout_keys[] = { "samples", NULL };
 
 int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
@@ -301,9 +301,9 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	if (v) {
 		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
 			return -1;
-		if (!search_find(s->strategy))
+		if (!strategy_find(s->strategy))
 			return study_err(ld, v, "unknown search strategy '%s' (known: %s)",
-					 s->strategy, search_names());
+					 s->strategy, strategy_names());
 	}
 	v = ynode_get(n, "budget");
 	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
@@ -314,6 +314,11 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	v = ynode_get(n, "seed");
 	if (v && ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
 		return -1;
+	v = ynode_get(n, "time");
+	if (v && (v->kind != YNODE_SCALAR || parse_duration(&s->time, v->str) < 0 ||
+		  s->time <= 0))
+		return study_err(ld, v, "'search.time' is a duration such as 8h, 90m, 1h30m or "
+				 "600 (seconds), more than 0");
 	return 0;
 }
 

@@ -855,3 +855,51 @@ void format_duration(char *buf, size_t len, double seconds)
 	else
 		snprintf(buf, len, "%lus", s);
 }
+
+int parse_duration(double *out, const char *s)
+{
+	double total = 0;
+	int any = 0;
+
+	if (!s || !*s)
+		return -1;
+	while (*s) {
+		char *end;
+		double v;
+
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v = strtod(s, &end);
+		if (errno || end == s || !isfinite(v))
+			return -1;
+		switch (*end) {
+		case 'd':
+			v *= 86400;
+			end++;
+			break;
+		case 'h':
+			v *= 3600;
+			end++;
+			break;
+		case 'm':
+			v *= 60;
+			end++;
+			break;
+		case 's':
+			end++;
+			break;
+		case '\0':
+			if (any) /* "1h30" is ambiguous */
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+		total += v;
+		any = 1;
+		s = end;
+	}
+	*out = total;
+	return 0;
+}

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tuner run with the strategies that learn (nsga2, surrogate) on the noisy
+# target (known truth, seeded noise): the budget is kept, every proposal is
+# a new configuration, the progress line shows the hypervolume, a run
+# killed with SIGKILL in the middle of a surrogate search resumes from the
+# journal and proposes exactly what the uninterrupted run proposed, a time
+# budget stops proposing, and bad input is refused.
+. "$ROOT/tests/e2e/lib.sh"
+
+repo=$TMPDIR/repo
+make_repo "$repo"
+make_noisy
+cat >"$TMPDIR/truth" <<'EOF2'
+-O3 1.04 1.20
+-Os 0.95 0.85
+-fa 1.03 1.02
+-fb 0.97 0.99
+-fc 1.0 0.97
+-fd 1.02 1.01
+-fg 0.99 1.03
+EOF2
+# A measure that waits while $TMPDIR/hold exists (to kill tuner mid-run).
+cat >"$TMPDIR/measure.sh" <<EOF2
+#!/bin/sh
+while [ -e "$TMPDIR/hold" ]; do sleep 0.05; done
+exec $noisy --truth $TMPDIR/truth --seed 7 --run-sd 0.01 --layout-sd 0
+EOF2
+chmod +x "$TMPDIR/measure.sh"
+study() { # study STRATEGY BUDGET [extra search keys]
+	cat <<EOF2
+study: srch
+source: {path: prog}
+space:
+  opt: [-O2, -O3, -Os]
+  a: ["", -fa]
+  b: ["", -fb]
+  c: ["", -fc]
+  d: ["", -fd]
+  e: ["", -fe]
+  f: ["", -ff]
+  g: ["", -fg]
+build: {command: ': > "\$TUNER_OUT/a"', artifact: a}
+size: {of: artifact, measure: command, command: '$noisy --truth $TMPDIR/truth --size 100000'}
+measure:
+  command: '$TMPDIR/measure.sh'
+  same_code: separate
+objectives:
+  - {name: speed, goal: max}
+  - {name: size, unit: bytes, goal: min}
+search: {strategy: $1, budget: $2, seed: 3${3:-}}
+EOF2
+}
+ids() { grep '"type":"build"' "$1/journal.jsonl" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' | sort -u; }
+
+for strat in nsga2 surrogate; do
+	study $strat 40 >"$repo/$strat.yaml"
+done
+git -C "$repo" add -A && git -C "$repo" commit -q -m studies
+
+# Budget, distinct proposals, the hypervolume on the progress lines.
+for strat in nsga2 surrogate; do
+	"$TUNER" run -j 2 --results "$TMPDIR/$strat" "$repo/$strat.yaml" >"$TMPDIR/$strat.out" \
+		2>"$TMPDIR/$strat.err" || fail "$strat run failed: $(tail -5 "$TMPDIR/$strat.err")"
+	n=$(ids "$TMPDIR/$strat" | wc -l)
+	[ "$n" -eq 40 ] || fail "$strat: $n configurations, want 40"
+	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: a configuration built twice"
+	grep -q "^study srch: 40 configurations" "$TMPDIR/$strat.out" || fail "$strat: summary"
+	grep -qE "^search $strat: batch [0-9]+ \([0-9]+ configurations\), hypervolume [0-9.]+; tuner: builds" \
+		"$TMPDIR/$strat.err" || fail "$strat: no hypervolume on the progress line: $(head -3 "$TMPDIR/$strat.err")"
+	grep -qE "^tuner: note: search $strat: 40 configurations in [0-9]+ batches \(the strategy is done\); hypervolume" \
+		"$TMPDIR/$strat.err" || fail "$strat: no closing note"
+	# Rerun: everything from the journal, the same configurations.
+	"$TUNER" run -q -j 2 --results "$TMPDIR/$strat" "$repo/$strat.yaml" >"$TMPDIR/$strat.again"
+	grep -q "builds: 0 new (0 failed), 40 from the journal; measurements: 0 new, 40 from the journal" \
+		"$TMPDIR/$strat.again" || fail "$strat rerun: $(grep '^builds' "$TMPDIR/$strat.again")"
+	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: rerun built"
+done
+echo "nsga2 and surrogate: 40 distinct configurations each, rerun from the journal"
+
+# The surrogate learns: on this truth -fa is good for speed, so most of
+# what it proposes after its first batch (22 configurations) has it.
+after=$(grep '"type":"build"' "$TMPDIR/surrogate/journal.jsonl" | tail -n 18 |
+	grep -c -- '-fa' || true)
+[ "$after" -ge 12 ] || fail "surrogate: only $after of its last 18 proposals have -fa"
+
+# SIGKILL in the middle, rerun: the same proposals as the run above.
+res=$TMPDIR/killed
+touch "$TMPDIR/hold"
+setsid "$TUNER" run -q -j 2 --results "$res" "$repo/surrogate.yaml" >/dev/null 2>&1 &
+pid=$!
+( for _ in $(seq 1 600); do
+	n=$(count_records "$res/journal.jsonl" measure 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 27 ] && exit 0
+	sleep 0.05
+  done ) &
+# Let measurements through a few at a time until 27 are journaled.
+for _ in $(seq 1 400); do
+	n=$(count_records "$res/journal.jsonl" measure 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 27 ] && break
+	rm -f "$TMPDIR/hold"; sleep 0.02; touch "$TMPDIR/hold"; sleep 0.05
+	kill -0 $pid 2>/dev/null || fail "tuner ended before it was killed"
+done
+kill -KILL $pid
+wait $pid 2>/dev/null || true
+rm -f "$TMPDIR/hold"
+before=$(count_records "$res/journal.jsonl" measure)
+[ "$before" -ge 27 ] && [ "$before" -lt 40 ] || fail "killed after $before measurements, want 27..39"
+"$TUNER" run -q -j 2 --results "$res" "$repo/surrogate.yaml" >"$TMPDIR/resumed.out" ||
+	fail "resume failed"
+[ "$(ids "$res")" = "$(ids "$TMPDIR/surrogate")" ] ||
+	fail "the resumed search proposed other configurations: $(diff <(ids "$res") <(ids "$TMPDIR/surrogate") | head)"
+dups=$(grep '"type":"measure"' "$res/journal.jsonl" | sed -E 's/.*"key":"([0-9a-f]+)".*/\1/' | sort | uniq -d)
+[ -z "$dups" ] || fail "measured twice after the resume: $dups"
+echo "killed after $before of 40 measurements; the resumed search proposed the same 40"
+
+# A time budget: no new batch after it (each measurement takes 0.3 s).
+study surrogate 40 ", time: 1s" >"$repo/timed.yaml"
+sed -i 's|^  command: .*measure.sh.*|  command: "sleep 0.3; $TMPDIR/measure.sh"|' "$repo/timed.yaml"
+git -C "$repo" add -A && git -C "$repo" commit -q -m timed
+"$TUNER" run -j 1 --results "$TMPDIR/timed" "$repo/timed.yaml" >"$TMPDIR/timed.out" 2>"$TMPDIR/timed.err" ||
+	fail "timed run failed: $(tail -3 "$TMPDIR/timed.err")"
+grep -q "the time budget (1s) has passed after" "$TMPDIR/timed.err" || fail "no time note: $(cat "$TMPDIR/timed.err" | tail -3)"
+n=$(ids "$TMPDIR/timed" | wc -l)
+[ "$n" -lt 40 ] || fail "time budget ignored: $n configurations"
+# --time on the command line overrides, for the fixed orders too.
+"$TUNER" run -q -j 1 --time 1 --budget 40 --results "$TMPDIR/timed2" "$repo/timed.yaml" >/dev/null 2>&1 ||
+	fail "--time run failed"
+
+# Bad input: file:line:col and exit 2.
+study surrogate 40 ", time: soon" >"$TMPDIR/bad.yaml"
+expect_exit 2 "$TMPDIR/bad.out" "$TUNER" check "$TMPDIR/bad.yaml"
+grep -qE "bad.yaml:[0-9]+:[0-9]+: 'search.time' is a duration" "$TMPDIR/bad.out" || fail "bad time: $(cat "$TMPDIR/bad.out")"
+study tpe 40 >"$TMPDIR/bad2.yaml"
+expect_exit 2 "$TMPDIR/bad2.out" "$TUNER" check "$TMPDIR/bad2.yaml"
+grep -q "unknown search strategy 'tpe' (known: exhaustive, random, nsga2, surrogate)" "$TMPDIR/bad2.out" ||
+	fail "bad strategy: $(cat "$TMPDIR/bad2.out")"
+expect_exit 2 "$TMPDIR/bad3.out" "$TUNER" run --time forever "$repo/surrogate.yaml"
+grep -q -- "--time takes a duration" "$TMPDIR/bad3.out" || fail "bad --time"
+
+# tuner propose: the protocol, its answers checked.
+out=$( (yes 'x y' || true) | "$TUNER" propose -q -s random --budget 2 "$repo/surrogate.yaml" 2>&1 >/dev/null || true)
+echo "$out" | grep -q "stdin:1:1: not a number" || fail "propose: bad answer not refused: $out"
+n=$( (yes '1000 100000' || true) | "$TUNER" propose -q -s nsga2 --budget 25 "$repo/surrogate.yaml" | grep -c $'\t')
+[ "$n" -eq 25 ] || fail "propose: $n proposals, want 25"
+(yes '1000 100000' || true) | "$TUNER" propose -q -s nsga2 --budget 25 "$repo/surrogate.yaml" | tail -n 1 | grep -qx done ||
+	fail "propose: no done line"
+echo ok

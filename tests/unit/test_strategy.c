@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for strategy: hypervolume, ranks, and the ask/tell strategies
+ * (budgets, distinct proposals, determinism and replay, hard limits,
+ * failures, large spaces) on a synthetic oracle. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/strategy.h"
+#include "tuner/util.h"
+#include "../../tuner/search/strategy_priv.h"
+
+static void test_strategy__hypervolume(void **state)
+{
+	const double p2[] = { 1, 3, 2, 2, 3, 1 }, r2[] = { 4, 4 };
+	const double p2d[] = { 1, 3, 2, 2, 3, 1, 3, 3, 5, 0 }, r3[] = { 2, 3, 4 };
+	const double p3[] = { 1, 1, 1 }, q3[] = { 0, 0, 1, 1, 1, 0 }, rq[] = { 2, 2, 2 };
+	const double p1[] = { 3, 1, 2 }, r1[] = { 5 };
+
+	(void)state;
+	assert_true(fabs(strategy_hypervolume(p2, 3, 2, r2) - 6) < 1e-12);
+	/* A dominated point and one outside the box add nothing. */
+	assert_true(fabs(strategy_hypervolume(p2d, 5, 2, r2) - 6) < 1e-12);
+	assert_true(fabs(strategy_hypervolume(p3, 1, 3, r3) - 6) < 1e-12);
+	/* Two boxes of 4 and 2 that share 1. */
+	assert_true(fabs(strategy_hypervolume(q3, 2, 3, rq) - 5) < 1e-12);
+	assert_true(fabs(strategy_hypervolume(p1, 3, 1, r1) - 4) < 1e-12);
+	assert_true(strategy_hypervolume(p1, 0, 1, r1) == 0);
+}
+
+static void test_strategy__ranks(void **state)
+{
+	/* minimised: a=(1,1) dominates b=(2,2) dominates c=(3,3); d=(0,5)
+	 * is on the first front; e is infeasible. */
+	const double y[] = { 1, 1, 2, 2, 3, 3, 0, 5, 0, 0 };
+	const double viol[] = { 0, 0, 0, 0, 1 };
+	const double se[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const double sewide[] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
+	int rank[5];
+
+	(void)state;
+	mo_rank(rank, y, se, viol, 5, 2);
+	assert_int_equal(rank[0], 0);
+	assert_int_equal(rank[1], 1);
+	assert_int_equal(rank[2], 2);
+	assert_int_equal(rank[3], 0);
+	assert_int_equal(rank[4], 3);
+	/* Within noise (2 sqrt(1 + 1) > 1), a no longer dominates b. */
+	mo_rank(rank, y, sewide, viol, 5, 2);
+	assert_int_equal(rank[0], 0);
+	assert_int_equal(rank[1], 0);
+}
+
+/* ---- A synthetic oracle: 8 dimensions like bench/search's space ---- */
+
+static const size_t nvals[] = { 3, 2, 2, 4, 2, 2, 2, 3 };
+#define ND 8
+
+static void make_space(struct space *s, const size_t *nv, size_t nd)
+{
+	for (size_t d = 0; d < nd; d++) {
+		char name[32], *vals[8];
+
+		snprintf(name, sizeof(name), "d%zu", d);
+		for (size_t v = 0; v < nv[d]; v++)
+			vals[v] = v ? xasprintf("-fd%zuv%zu", d, v) : xstrdup("");
+		assert_int_equal(space_add_dimension(s, name, (const char *const *)vals, nv[d]), 0);
+		for (size_t v = 0; v < nv[d]; v++)
+			free(vals[v]);
+	}
+}
+
+/* Throughput (max) and size (min): a few dimensions matter, one pair
+ * interacts, the rest do nothing. */
+static void truth(double *out, const size_t *p)
+{
+	static const double tp[ND][4] = { { 0, -0.05, 0 }, { 0, -0.05 }, { 0, 0 },
+					  { 0, 0.02, 0.03, 0.03 }, { 0, 0 }, { 0, 0 },
+					  { 0, -0.01 }, { 0, 0.005, 0 } };
+	static const double sz[ND][4] = { { 0, -0.12, 0.25 }, { 0, 0 }, { 0, -0.015 },
+					  { 0, 0.02, 0.04, 0.08 }, { 0, -0.05 }, { 0, 0.01 },
+					  { 0, 0.15 }, { 0, 0.01, 0.02 } };
+	double lt = log(560), ls = log(100000);
+
+	for (size_t d = 0; d < ND; d++) {
+		lt += tp[d][p[d]];
+		ls += sz[d][p[d]];
+	}
+	if (p[1] == 1 && p[3] >= 2)
+		lt += 0.04;
+	out[0] = exp(lt);
+	out[1] = exp(ls);
+}
+
+static const struct pareto_obj objs2[] = { { 1, 0, 0, 0 }, { 0, 0, 0, 0 } };
+
+/* Runs strategy name to its end on the oracle (noise sd relative to
+ * throughput; fail_d0: configurations with d0 == 2 fail); the proposals
+ * into *trail (caller releases). Returns the number of asks. */
+static size_t drive(struct strategy_trail *t, const char *name, const struct space *s,
+		    const struct pareto_obj *objs, uint64_t budget, uint64_t seed, double noise,
+		    int fail_d0)
+{
+	const struct strategy_ops *ops = strategy_find(name);
+	struct strategy_problem p = { s, objs, 2, budget, seed };
+	size_t *batch = xcalloc(STRATEGY_MAX_BATCH * s->ndims, sizeof(*batch)), asks = 0;
+	struct rng r;
+	void *st;
+	long k;
+
+	assert_non_null(ops);
+	rng_seed(&r, seed * 7919);
+	strategy_trail_init(t, s->ndims, 2);
+	assert_int_equal(ops->init(&st, &p), 0);
+	while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(t), t->n)) > 0) {
+		asks++;
+		for (long i = 0; i < k; i++) {
+			size_t at = strategy_trail_add(t, batch + i * s->ndims);
+			double v[2], z;
+
+			truth(v, t->picks + at * s->ndims);
+			/* Box-Muller from the RNG: noise of the run, not of the pick */
+			z = sqrt(-2 * log(1 - rng_double(&r))) * cos(2 * M_PI * rng_double(&r));
+			t->value[at * 2] = v[0] * exp(noise * z);
+			t->value[at * 2 + 1] = v[1];
+			t->failed[at] = fail_d0 && t->picks[at * s->ndims] == 2;
+		}
+	}
+	assert_int_equal(k, 0);
+	ops->free(st);
+	free(batch);
+	return asks;
+}
+
+/* Hypervolume of the measured front's true values over the true front's. */
+static double hv_ratio(const struct strategy_trail *t, const struct space *s)
+{
+	uint64_t n = space_size(s);
+	double *all = xcalloc(n * 2, sizeof(*all)), ref[2] = { -HUGE_VAL, -HUGE_VAL }, whole;
+	double *found = xcalloc(t->n * 2 + 1, sizeof(*found)), got;
+	size_t *pick = xcalloc(s->ndims, sizeof(*pick)), nf = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		space_index_pick(pick, s, i);
+		truth(all + i * 2, pick);
+		all[i * 2] = -all[i * 2];
+		ref[0] = fmax(ref[0], all[i * 2]);
+		ref[1] = fmax(ref[1], all[i * 2 + 1]);
+	}
+	whole = strategy_hypervolume(all, n, 2, ref);
+	for (size_t i = 0; i < t->n; i++) {
+		int dominated = t->failed[i];
+
+		for (size_t j = 0; j < t->n && !dominated; j++)
+			dominated = !t->failed[j] && j != i &&
+				    t->value[j * 2] >= t->value[i * 2] &&
+				    t->value[j * 2 + 1] <= t->value[i * 2 + 1] &&
+				    (t->value[j * 2] > t->value[i * 2] ||
+				     t->value[j * 2 + 1] < t->value[i * 2 + 1]);
+		if (dominated)
+			continue;
+		truth(found + nf * 2, t->picks + i * s->ndims);
+		found[nf * 2] = -found[nf * 2];
+		nf++;
+	}
+	got = strategy_hypervolume(found, nf, 2, ref);
+	free(all);
+	free(found);
+	free(pick);
+	return got / whole;
+}
+
+static const char *const learners[] = { "nsga2", "surrogate" };
+
+static void test_strategy__budget_distinct(void **state)
+{
+	struct space s = SPACE_INIT;
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++)
+		for (uint64_t budget = 7; budget <= 300; budget += 97) {
+			struct strategy_trail t;
+			struct pickset seen = PICKSET_INIT;
+
+			drive(&t, learners[l], &s, objs2, budget, 1, 0.02, 0);
+			assert_int_equal(t.n, budget);
+			for (size_t i = 0; i < t.n; i++) {
+				for (size_t d = 0; d < ND; d++)
+					assert_true(t.picks[i * ND + d] < nvals[d]);
+				assert_true(pickset_add(&seen, t.picks + i * ND, ND));
+			}
+			pickset_release(&seen);
+			strategy_trail_release(&t);
+		}
+	space_release(&s);
+}
+
+/* The whole space when the budget is larger, and then done. */
+static void test_strategy__exhausts(void **state)
+{
+	struct space s = SPACE_INIT;
+	const size_t nv[ND] = { 2, 3, 2, 1, 1, 1, 1, 1 };
+
+	(void)state;
+	make_space(&s, nv, ND);
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
+		struct strategy_trail t;
+
+		drive(&t, learners[l], &s, objs2, 100, 5, 0, 0);
+		assert_int_equal(t.n, 12);
+		strategy_trail_release(&t);
+	}
+	space_release(&s);
+}
+
+/* Same seed and observations: the same proposals, batch by batch, also
+ * when a new strategy replays a trail (what a rerun after a crash does);
+ * another seed: others. */
+static void test_strategy__replay(void **state)
+{
+	struct space s = SPACE_INIT;
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
+		const struct strategy_ops *ops = strategy_find(learners[l]);
+		struct strategy_problem p = { &s, objs2, 2, 60, 9 };
+		struct strategy_trail a, b, c;
+		size_t *batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch)), at = 0;
+		void *st;
+		long k;
+
+		drive(&a, learners[l], &s, objs2, 60, 9, 0.02, 0);
+		drive(&b, learners[l], &s, objs2, 60, 9, 0.02, 0);
+		assert_int_equal(a.n, b.n);
+		assert_memory_equal(a.picks, b.picks, a.n * ND * sizeof(*a.picks));
+		/* A fresh strategy told a's observations proposes a's picks. */
+		assert_int_equal(ops->init(&st, &p), 0);
+		while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&a), at)) > 0) {
+			assert_memory_equal(batch, a.picks + at * ND, (size_t)k * ND * sizeof(*batch));
+			at += (size_t)k;
+		}
+		assert_int_equal(at, a.n);
+		/* Asked with observations missing: refused. */
+		ops->free(st);
+		assert_int_equal(ops->init(&st, &p), 0);
+		assert_true(ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0) > 0);
+		assert_int_equal(ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0), -1);
+		ops->free(st);
+		drive(&c, learners[l], &s, objs2, 60, 10, 0.02, 0);
+		assert_memory_not_equal(a.picks, c.picks, a.n * ND * sizeof(*a.picks));
+		strategy_trail_release(&a);
+		strategy_trail_release(&b);
+		strategy_trail_release(&c);
+		free(batch);
+	}
+	space_release(&s);
+}
+
+/* Mean hypervolume ratio over 5 seeds. */
+static double mean_ratio(const char *name, const struct space *s, uint64_t budget, double noise)
+{
+	double sum = 0;
+
+	for (uint64_t seed = 1; seed <= 5; seed++) {
+		struct strategy_trail t;
+
+		drive(&t, name, s, objs2, budget, seed, noise, 0);
+		sum += hv_ratio(&t, s);
+		strategy_trail_release(&t);
+	}
+	return sum / 5;
+}
+
+/* On this oracle (noise-free, then with 1% noise) the learners beat a
+ * random sample of the same size, and the surrogate nears the true front
+ * with a quarter of the space. Deterministic: seeded. */
+static void test_strategy__learns(void **state)
+{
+	struct space s = SPACE_INIT;
+	double r, g, m;
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	r = mean_ratio("random", &s, 58, 0);
+	g = mean_ratio("nsga2", &s, 58, 0);
+	m = mean_ratio("surrogate", &s, 58, 0);
+	print_message("budget 58, exact: random %.4f nsga2 %.4f surrogate %.4f\n", r, g, m);
+	assert_true(g > r);
+	assert_true(m > r);
+	m = mean_ratio("surrogate", &s, 288, 0);
+	print_message("budget 288, exact: surrogate %.4f\n", m);
+	assert_true(m >= 0.99);
+	r = mean_ratio("random", &s, 115, 0.01);
+	m = mean_ratio("surrogate", &s, 115, 0.01);
+	print_message("budget 115, 1%% noise: random %.4f surrogate %.4f\n", r, m);
+	assert_true(m > r);
+	space_release(&s);
+}
+
+/* size <= limit is a hard limit: after their first batches the learners
+ * propose more than twice as many feasible configurations as a random
+ * sample (the front lies along the limit, so about half of what they try
+ * near it is over). */
+static void test_strategy__limits(void **state)
+{
+	struct space s = SPACE_INIT;
+	struct pareto_obj lim[2] = { { 1, 0, 0, 0 }, { 0, 1, 100000, 0 } };
+	size_t nfeas[3];
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	for (size_t l = 0; l < 3; l++) {
+		const char *name = l < 2 ? learners[l] : "random";
+		struct strategy_trail t;
+		size_t feasible = 0, later = 0;
+
+		drive(&t, name, &s, lim, 120, 4, 0, 0);
+		for (size_t i = 30; i < t.n; i++) {
+			later++;
+			feasible += t.value[i * 2 + 1] <= 100000;
+		}
+		print_message("%s: %zu of %zu proposals after the 30th feasible\n", name, feasible,
+			      later);
+		nfeas[l] = feasible;
+		strategy_trail_release(&t);
+	}
+	assert_true(nfeas[0] > 2 * nfeas[2]);
+	assert_true(nfeas[1] > 2 * nfeas[2]);
+	space_release(&s);
+}
+
+/* Failed builds: no crash, and the learners steer away from them. */
+static void test_strategy__failures(void **state)
+{
+	struct space s = SPACE_INIT;
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
+		struct strategy_trail t;
+		size_t failed = 0;
+
+		drive(&t, learners[l], &s, objs2, 120, 2, 0.01, 1);
+		for (size_t i = 40; i < t.n; i++)
+			failed += t.failed[i];
+		print_message("%s: %zu of %zu failed after the 40th\n", learners[l], failed, t.n - 40);
+		/* a third of the space fails */
+		assert_true(failed < (t.n - 40) / 4);
+		strategy_trail_release(&t);
+	}
+	space_release(&s);
+}
+
+/* 2^40 configurations: proposals from a pool, distinct, in budget. */
+static void test_strategy__large_space(void **state)
+{
+	struct space s = SPACE_INIT;
+	size_t nv[40];
+
+	(void)state;
+	for (size_t d = 0; d < 40; d++)
+		nv[d] = 2;
+	make_space(&s, nv, 40);
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
+		const struct strategy_ops *ops = strategy_find(learners[l]);
+		struct strategy_problem p = { &s, objs2, 2, 80, 3 };
+		struct strategy_trail t;
+		struct pickset seen = PICKSET_INIT;
+		size_t *batch = xcalloc(STRATEGY_MAX_BATCH * 40, sizeof(*batch));
+		void *st;
+		long k;
+
+		strategy_trail_init(&t, 40, 2);
+		assert_int_equal(ops->init(&st, &p), 0);
+		while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n)) > 0)
+			for (long i = 0; i < k; i++) {
+				size_t at = strategy_trail_add(&t, batch + i * 40), ones = 0;
+
+				assert_true(pickset_add(&seen, batch + i * 40, 40));
+				for (size_t d = 0; d < 40; d++)
+					ones += batch[i * 40 + d] * (d % 5 == 0 ? 3 : 0);
+				/* flags d0, d5, ...: speed up, grow */
+				t.value[at * 2] = 500 + (double)ones;
+				t.value[at * 2 + 1] = 1000 + 2.0 * (double)ones;
+			}
+		assert_int_equal(k, 0);
+		assert_int_equal(t.n, 80);
+		ops->free(st);
+		pickset_release(&seen);
+		strategy_trail_release(&t);
+		free(batch);
+	}
+	space_release(&s);
+}
+
+static void test_strategy__names(void **state)
+{
+	(void)state;
+	assert_non_null(strategy_find("exhaustive"));
+	assert_non_null(strategy_find("random"));
+	assert_true(strategy_find("nsga2")->adaptive);
+	assert_true(strategy_find("surrogate")->adaptive);
+	assert_false(strategy_find("random")->adaptive);
+	assert_null(strategy_find("tpe"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strategy__hypervolume),
+		cmocka_unit_test(test_strategy__ranks),
+		cmocka_unit_test(test_strategy__budget_distinct),
+		cmocka_unit_test(test_strategy__exhausts),
+		cmocka_unit_test(test_strategy__replay),
+		cmocka_unit_test(test_strategy__learns),
+		cmocka_unit_test(test_strategy__limits),
+		cmocka_unit_test(test_strategy__failures),
+		cmocka_unit_test(test_strategy__large_space),
+		cmocka_unit_test(test_strategy__names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tuner propose: a study's search strategy for an evaluator of the caller's,
+ * over stdin and stdout. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "tuner/strategy.h"
+#include "tuner/study.h"
+#include "tuner/util.h"
+
+const char propose_usage[] =
+	"usage: tuner propose STUDY.yaml [options]\n\n"
+	"Runs the study's search strategy (or --strategy's) for an evaluator of your\n"
+	"own: tuner builds and measures nothing. It prints a batch of proposals on\n"
+	"stdout, one line each:\n\n"
+	"  I0,I1,...<TAB>FLAGS\n\n"
+	"(the index of the value taken in each dimension of the study's space, in\n"
+	"the study's order, then the flags as tuner joins them; PGO is the value of\n"
+	"a 'pgo' dimension), then reads one line per proposal of the batch from\n"
+	"stdin, in order: the measured values of the study's objectives in its\n"
+	"order, separated by spaces, optionally followed by their standard errors\n"
+	"(\"612.3 104880\", \"612.3 104880 4.1 0\"), or \"fail\". When the budget is\n"
+	"spent or the strategy is done it prints \"done\" and exits. The next batch\n"
+	"depends only on the seed and the answers, so the same answers give the same\n"
+	"proposals. Used by bench/search.sh to put tuner's strategies beside other\n"
+	"tools on the same oracle.\n\n"
+	"  -s, --strategy S   exhaustive, random, nsga2 or surrogate (default: the\n"
+	"                     study's search.strategy)\n"
+	"      --budget N     propose at most N configurations (default: the study's\n"
+	"                     search.budget, else the whole space)\n"
+	"      --seed N       the strategy's seed (default: the study's)\n"
+	"  -q, --quiet        no progress on stderr\n"
+	"  -h, --help         this text\n\n"
+	"Progress on stderr: after each batch, the proposals so far and the\n"
+	"hypervolume of the feasible answers' front (in units of the first batch's\n"
+	"ranges).\n\n"
+	"Exit status: 0 done, 1 the evaluator closed stdin early, 2 bad study file,\n"
+	"option or answer line (stdin:LINE: what is wrong).\n";
+
+/* Reads the answer to proposal i of the trail from line. 0, or -1 with
+ * the message printed. */
+static int parse_answer(struct strategy_trail *t, size_t i, const char *line, size_t lineno)
+{
+	size_t m = t->nobjs, n = 0;
+	double v[64];
+	const char *p = line;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "fail", 4) && (p[4] == '\0' || p[4] == '\n' || p[4] == ' ')) {
+		t->failed[i] = 1;
+		return 0;
+	}
+	while (*p && *p != '\n') {
+		char *end;
+
+		if (n == 2 * m || n == ARRAY_SIZE(v)) {
+			fprintf(stderr, "tuner: propose: stdin:%zu: more than %zu values (%zu "
+					"objectives, then their standard errors)\n", lineno, 2 * m, m);
+			return -1;
+		}
+		v[n] = strtod(p, &end);
+		if (end == p || (*end && *end != ' ' && *end != '\t' && *end != '\n')) {
+			fprintf(stderr, "tuner: propose: stdin:%zu:%zu: not a number: '%.*s'\n", lineno,
+				(size_t)(p - line) + 1, (int)strcspn(p, "\n"), p);
+			return -1;
+		}
+		n++;
+		p = end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+	}
+	if (n != m && n != 2 * m) {
+		fprintf(stderr, "tuner: propose: stdin:%zu: %zu values; want %zu (one per objective), "
+				"%zu with standard errors, or 'fail'\n", lineno, n, m, 2 * m);
+		return -1;
+	}
+	for (size_t k = 0; k < m; k++) {
+		t->value[i * m + k] = v[k];
+		t->se[i * m + k] = n == 2 * m ? fabs(v[m + k]) : 0;
+	}
+	return 0;
+}
+
+static void print_pick(const struct space *s, const size_t *pick)
+{
+	struct config c = CONFIG_INIT;
+
+	for (size_t d = 0; d < s->ndims; d++)
+		printf("%s%zu", d ? "," : "", pick[d]);
+	if (space_config_pick(&c, s, pick) == 0) {
+		printf("\t%s%s\n", c.flags, c.pgo == PGO_ON ? " (pgo)" : "");
+		config_release(&c);
+	} else {
+		printf("\t\n");
+	}
+}
+
+int cmd_propose(int argc, char **argv)
+{
+	enum { OPT_BUDGET = 256, OPT_SEED };
+	static const struct option longopts[] = {
+		{ "strategy", required_argument, NULL, 's' },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name = NULL;
+	const struct strategy_ops *ops;
+	struct strategy_problem prob;
+	struct strategy_trail trail;
+	struct strategy_hv hv = STRATEGY_HV_INIT;
+	struct pareto_obj *objs;
+	struct study s;
+	uint64_t budget = 0, seed = 0;
+	int has_budget = 0, has_seed = 0, quiet = 0, c, ret = EXIT_OK;
+	size_t *batch, nd, lineno = 0, batches = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	void *st = NULL;
+
+	if (cmd_wants_help(argc, argv, "propose"))
+		return EXIT_OK;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			name = optarg;
+			break;
+		case OPT_BUDGET:
+			if (parse_u64(&budget, optarg) < 0 || !budget) {
+				fprintf(stderr, "tuner: propose: --budget takes a whole number from 1, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			has_budget = 1;
+			break;
+		case OPT_SEED:
+			if (parse_u64(&seed, optarg) < 0) {
+				fprintf(stderr, "tuner: propose: --seed takes a whole number, not '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			has_seed = 1;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case ':':
+			fprintf(stderr, "tuner: propose: %s needs a value\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			fprintf(stderr, "tuner: propose: unknown option '%s' (see 'tuner propose --help')\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "tuner: propose: need one study file (see 'tuner propose --help')\n");
+		return EXIT_USAGE;
+	}
+	ops = strategy_find(name ? name : "exhaustive");
+	if (!ops) {
+		fprintf(stderr, "tuner: propose: unknown strategy '%s' (known: %s)\n", name,
+			strategy_names());
+		return EXIT_USAGE;
+	}
+	ret = cmd_open_study(&s, argv[optind], "propose", 0);
+	if (ret)
+		return ret;
+	if (!name)
+		ops = strategy_find(s.strategy);
+	objs = xcalloc(s.nobjectives + 1, sizeof(*objs));
+	for (size_t k = 0; k < s.nobjectives; k++) {
+		objs[k].maximize = s.objectives[k].maximize;
+		objs[k].has_limit = s.objectives[k].has_limit;
+		objs[k].limit = s.objectives[k].limit;
+	}
+	prob.s = &s.space;
+	prob.objs = objs;
+	prob.nobjs = s.nobjectives;
+	prob.budget = has_budget ? budget : s.budget;
+	prob.seed = has_seed ? seed : s.seed;
+	nd = s.space.ndims;
+	strategy_trail_init(&trail, nd, s.nobjectives);
+	batch = xcalloc((size_t)STRATEGY_MAX_BATCH * (nd ? nd : 1), sizeof(*batch));
+	if (ops->init(&st, &prob) < 0) {
+		ret = cmd_error();
+		goto out;
+	}
+	for (;;) {
+		long k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&trail), trail.n);
+		size_t from = trail.n;
+		double h;
+
+		if (k < 0) {
+			ret = cmd_error();
+			goto out;
+		}
+		if (k == 0)
+			break;
+		for (long i = 0; i < k; i++) {
+			strategy_trail_add(&trail, batch + (size_t)i * nd);
+			print_pick(&s.space, batch + (size_t)i * nd);
+		}
+		fflush(stdout);
+		for (size_t i = from; i < trail.n; i++) {
+			if (getline(&line, &cap, stdin) < 0) {
+				fprintf(stderr, "tuner: propose: stdin ended after %zu of %zu answers\n", i,
+					trail.n);
+				ret = EXIT_FAIL;
+				goto out;
+			}
+			if (parse_answer(&trail, i, line, ++lineno) < 0) {
+				ret = EXIT_USAGE;
+				goto out;
+			}
+		}
+		batches++;
+		h = strategy_hv_progress(&hv, objs, s.nobjectives, strategy_trail_obs(&trail), trail.n);
+		if (!quiet)
+			fprintf(stderr, "tuner: propose %s: batch %zu, %zu configurations, hypervolume %.4g\n",
+				ops->name, batches, trail.n, h);
+	}
+	printf("done\n");
+	fflush(stdout);
+out:
+	if (st)
+		ops->free(st);
+	free(line);
+	free(batch);
+	free(objs);
+	strategy_trail_release(&trail);
+	strategy_hv_release(&hv);
+	cmd_close_study(&s);
+	return ret;
+}

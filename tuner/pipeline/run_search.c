@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run_search: a study's strategy a batch at a time, each batch run by
+ * run_study() (see run_search() in include/tuner/run.h, docs/search.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tuner/run.h"
+#include "tuner/strategy.h"
+#include "tuner/util.h"
+#include "run_priv.h"
+
+/* The inner run's status line behind the search's own words. */
+struct search_rep {
+	struct run_reporter r;
+	const struct run_reporter *outer;
+	char prefix[200];
+	struct u64set said; /* each batch's run says the same notes: once */
+};
+
+static void rep_status(void *arg, const char *text, int force)
+{
+	struct search_rep *sr = arg;
+	char *line;
+
+	if (!text) {
+		run_status(sr->outer, NULL, force);
+		return;
+	}
+	line = xasprintf("%s; %s", sr->prefix, text);
+	run_status(sr->outer, line, force);
+	free(line);
+}
+
+static void rep_note(void *arg, const char *line)
+{
+	struct search_rep *sr = arg;
+
+	if (sr->outer && sr->outer->note && u64set_add(&sr->said, hash64_str(HASH64_INIT, line)))
+		sr->outer->note(sr->outer->arg, line);
+}
+
+/* The configuration result of pick in r, or NULL. */
+static const struct config_result *find_result(const struct study *s,
+					       const struct run_result *r, const size_t *pick)
+{
+	struct config c = CONFIG_INIT;
+	const struct config_result *found = NULL;
+
+	if (space_config_pick(&c, &s->space, pick) < 0)
+		return NULL;
+	for (size_t i = 0; i < r->nconfigs && !found; i++)
+		if (!strcmp(r->configs[i].id, c.id))
+			found = &r->configs[i];
+	config_release(&c);
+	return found;
+}
+
+/* Fills the trail's entries from..n from the run's results. */
+static void observe(struct strategy_trail *t, size_t from, const struct study *s,
+		    const struct run_result *r)
+{
+	for (size_t i = from; i < t->n; i++) {
+		const struct config_result *cr = find_result(s, r, t->picks + i * t->ndims);
+
+		t->failed[i] = !cr || strcmp(cr->status, "ok");
+		for (size_t k = 0; cr && !t->failed[i] && k < t->nobjs; k++) {
+			t->value[i * t->nobjs + k] = cr->value[k];
+			t->se[i * t->nobjs + k] = cr->obj[k].n >= 2
+				? cr->obj[k].stddev / sqrt((double)cr->obj[k].n) : 0;
+		}
+	}
+}
+
+static void study_objs(struct pareto_obj *objs, const struct study *s)
+{
+	for (size_t k = 0; k < s->nobjectives; k++) {
+		objs[k].maximize = s->objectives[k].maximize;
+		objs[k].has_limit = s->objectives[k].has_limit;
+		objs[k].limit = s->objectives[k].limit;
+		objs[k].exact = s->objectives[k].from_size;
+	}
+}
+
+int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts)
+{
+	const struct strategy_ops *ops = strategy_find(s->strategy);
+	struct pareto_obj *objs = xcalloc(s->nobjectives + 1, sizeof(*objs));
+	struct strategy_problem prob;
+	struct strategy_trail trail;
+	struct strategy_hv hv = STRATEGY_HV_INIT;
+	struct search_rep rep;
+	struct run_opts o = *opts;
+	struct run_result res;
+	double limit = opts->has_time ? opts->time : s->time, start = now_seconds(), h = NAN;
+	unsigned long done_b = 0, failed_b = 0, done_m = 0, prior_b = 0, prior_m = 0;
+	size_t nd = s->space.ndims, batches = 0, *batch;
+	const char *rev = NULL, *why = "the strategy is done";
+	char commit[41] = "";
+	void *st = NULL;
+	int ret = -1, have = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&res, 0, sizeof(res));
+	if (!ops) {
+		free(objs);
+		return tn_error("unknown search strategy '%s'", s->strategy);
+	}
+	if (opts->nrevs > 1) {
+		free(objs);
+		return tn_error("a search in batches builds one revision, not %zu", opts->nrevs);
+	}
+	study_objs(objs, s);
+	prob.s = &s->space;
+	prob.objs = objs;
+	prob.nobjs = s->nobjectives;
+	prob.budget = opts->has_budget ? opts->budget : s->budget;
+	prob.seed = opts->has_seed ? opts->seed : s->seed;
+	/* Bad input fails before the strategy starts. */
+	if (study_check_plan(s, prob.budget, 1) < 0) {
+		free(objs);
+		return -1;
+	}
+	if (ops->init(&st, &prob) < 0) {
+		free(objs);
+		return -1;
+	}
+	strategy_trail_init(&trail, nd, s->nobjectives);
+	batch = xcalloc((size_t)STRATEGY_MAX_BATCH * (nd ? nd : 1), sizeof(*batch));
+	memset(&rep, 0, sizeof(rep));
+	rep.said = (struct u64set)U64SET_INIT;
+	rep.r.status = rep_status;
+	rep.r.note = rep_note;
+	rep.r.arg = &rep;
+	rep.outer = opts->report;
+	o.report = &rep.r;
+	for (;;) {
+		size_t from = trail.n;
+		long k;
+		char hvs[48];
+
+		if (limit > 0 && now_seconds() - start >= limit) {
+			char d[32];
+
+			format_duration(d, sizeof(d), limit);
+			why = "search.time has passed";
+			run_note(opts->report, "note: search %s: the time budget (%s) has passed after "
+				 "%zu configurations; no new batch", s->strategy, d, trail.n);
+			break;
+		}
+		k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&trail), trail.n);
+		if (k < 0)
+			goto out;
+		if (k == 0)
+			break;
+		for (long i = 0; i < k; i++)
+			strategy_trail_add(&trail, batch + (size_t)i * nd);
+		batches++;
+		if (isnan(h))
+			snprintf(hvs, sizeof(hvs), "hypervolume -");
+		else
+			snprintf(hvs, sizeof(hvs), "hypervolume %.4g", h);
+		snprintf(rep.prefix, sizeof(rep.prefix), "search %s: batch %zu (%zu configurations), %s",
+			 s->strategy, batches, trail.n, hvs);
+		o.picks = trail.picks;
+		o.npicks = trail.n;
+		if (have) {
+			run_result_release(&res);
+			have = 0;
+		}
+		if (run_study(&res, s, &o) < 0)
+			goto out;
+		have = 1;
+		done_b += res.builds_done;
+		failed_b += res.builds_failed;
+		done_m += res.measures_done;
+		/* Later batches build the first batch's revision, whatever
+		 * the branch does meanwhile. */
+		if (!rev && !opts->dirty && !opts->nrevs && res.commit[0]) {
+			memcpy(commit, res.commit, sizeof(commit));
+			rev = commit;
+			o.revs = &rev;
+			o.nrevs = 1;
+		}
+		if (res.interrupted) {
+			why = "interrupted";
+			break;
+		}
+		observe(&trail, from, s, &res);
+		h = strategy_hv_progress(&hv, objs, s->nobjectives, strategy_trail_obs(&trail),
+					 trail.n);
+	}
+	if (!have) {
+		ret = tn_error("search %s proposed no configuration", s->strategy);
+		goto out;
+	}
+	*out = res;
+	have = 0;
+	out->builds_done = done_b;
+	out->builds_failed = failed_b;
+	out->measures_done = done_m;
+	/* The last batch found in the journal what the earlier ones did
+	 * too: not this run's cache hits. */
+	prior_b = done_b - res.builds_done + failed_b - res.builds_failed;
+	prior_m = done_m - res.measures_done;
+	out->builds_cached = res.builds_cached > prior_b ? res.builds_cached - prior_b : 0;
+	out->measures_cached = res.measures_cached > prior_m ? res.measures_cached - prior_m : 0;
+	out->wall = now_seconds() - start;
+	if (isnan(h))
+		run_note(opts->report, "note: search %s: %zu configurations in %zu batches (%s)",
+			 s->strategy, trail.n, batches, why);
+	else
+		run_note(opts->report, "note: search %s: %zu configurations in %zu batches (%s); "
+			 "hypervolume %.4g (in units of the first batch's ranges)", s->strategy,
+			 trail.n, batches, why, h);
+	ret = 0;
+out:
+	if (have)
+		run_result_release(&res);
+	ops->free(st);
+	strategy_trail_release(&trail);
+	strategy_hv_release(&hv);
+	u64set_release(&rep.said);
+	free(batch);
+	free(objs);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* strategy_priv: what the strategies of tuner/search share. Not installed. */
+#ifndef TUNER_STRATEGY_PRIV_H
+#define TUNER_STRATEGY_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tuner/strategy.h"
+#include "tuner/util.h"
+
+/* A set of picks by their 64-bit hash (odds of two picks sharing one:
+ * about n^2 / 2^65, nil at the budgets here). */
+struct pickset {
+	uint64_t *slot; /* 0: empty; else hash | 1 */
+	size_t cap, n;
+};
+#define PICKSET_INIT { NULL, 0, 0 }
+
+uint64_t pick_hash(const size_t *pick, size_t ndims);
+/* 1 if pick is in the set. */
+int pickset_has(const struct pickset *set, const size_t *pick, size_t ndims);
+/* Adds pick: 1 if it was new, 0 if it was there. */
+int pickset_add(struct pickset *set, const size_t *pick, size_t ndims);
+void pickset_release(struct pickset *set);
+
+/* The problem as a strategy keeps it: objs copied. */
+struct problem {
+	const struct space *s;
+	struct pareto_obj *objs;
+	size_t nobjs, ndims;
+	uint64_t budget; /* the whole space when 0 was asked, capped at UINT64_MAX */
+	uint64_t seed;
+};
+void problem_copy(struct problem *out, const struct strategy_problem *p);
+void problem_release(struct problem *p);
+
+/* Checks the caller kept the contract: nobs == proposed. -1 with a
+ * message if not. */
+int strategy_check_obs(const char *name, size_t nobs, uint64_t proposed);
+
+/* A uniformly random pick into pick. */
+void random_pick(size_t *pick, const struct space *s, struct rng *r);
+
+/*
+ * Constraint domination under noise (Deb 2000, with measured means): a
+ * feasible point beats an infeasible one; two infeasible ones compare by
+ * violation; two feasible ones by Pareto dominance where objective k
+ * counts as better only when the difference exceeds z * sqrt(se_a^2 +
+ * se_b^2) (z = 2; exact when both standard errors are 0). y: minimised
+ * values. 1: a dominates b, -1: b dominates a, 0: neither.
+ */
+int mo_dominates(const double *ya, const double *sea, double viola, const double *yb,
+		 const double *seb, double violb, size_t m);
+
+/* Non-dominated sorting (Deb et al. 2002): rank[i] = 0 for the first
+ * front, 1 for the next... of n points (y rows of m, se rows or NULL,
+ * viol: 0 feasible, > 0 how far from feasible). */
+void mo_rank(int *rank, const double *y, const double *se, const double *viol, size_t n,
+	     size_t m);
+
+/* How far observation values y (minimised, objectives' order) are from
+ * the hard limits: 0 when within every one; the sum of relative
+ * excesses otherwise; failed: HUGE_VAL. */
+double mo_violation(const struct problem *p, const struct strategy_obs *o);
+
+#endif
