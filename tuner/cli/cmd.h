@@ -90,6 +90,8 @@ int cmd_diff(int argc, char **argv);
 int cmd_propose(int argc, char **argv);
 extern const char propose_usage[];
 extern const char diff_usage[];
+int cmd_space(int argc, char **argv);
+extern const char space_usage[];
 int cmd_help(int argc, char **argv);
 extern const char blame_usage[];
 
@@ -147,6 +149,9 @@ void cmd_format_ps(char *buf, size_t len, double p, double p_rank);
 /* The pooled standard deviation of two sides, sqrt((a^2 + b^2) / 2); the
  * other one when one is NaN. */
 double cmd_pooled_sd(double a, double b);
+/* " (about 1.2e21)": an exact decimal count dec of more than 12 digits,
+ * to two significant digits; "" for a shorter one. Caller frees. */
+char *cmd_about(const char *dec);
 /* Writes a fraction as a signed percentage ("+2.31%"; "?", "+inf%"). */
 void cmd_format_pct(char *buf, size_t len, double v);
 /*

@@ -226,8 +226,6 @@ static void check_overrides(const struct space *sp, uint64_t size, int skip, int
 	free(seen);
 }
 
-/* " (about 1.2e21)": the exact decimal count dec (more than 2 digits),
- * rounded to two significant digits. */
 /* The testbeds, their env's names (never a value: it may be a secret)
  * and any ${NAME} this environment does not set. */
 static void print_testbeds(const struct study *s)
@@ -254,18 +252,6 @@ static void print_testbeds(const struct study *s)
 	}
 }
 
-static void print_about(const char *dec)
-{
-	size_t exp = strlen(dec) - 1;
-	int two = ((dec[0] - '0') * 100 + (dec[1] - '0') * 10 + (dec[2] - '0') + 5) / 10;
-
-	if (two == 100) {
-		two = 10;
-		exp++;
-	}
-	printf(" (about %d.%de%zu)", two / 10, two % 10, exp);
-}
-
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -274,7 +260,7 @@ int cmd_check(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct study s;
-	char commit[41], *all;
+	char commit[41], *all, *about;
 	uint64_t show = 5, size;
 	int c;
 
@@ -328,8 +314,9 @@ int cmd_check(int argc, char **argv)
 	       *s.source_path ? ", path " : "", s.source_path);
 	printf("space: %zu dimension%s, %s configuration%s", s.space.ndims,
 	       numfmt_s(s.space.ndims), all, numfmt_s(size));
-	if (strlen(all) > 12)
-		print_about(all);
+	about = cmd_about(all);
+	printf("%s", about);
+	free(about);
 	free(all);
 	if (s.layout_samples > 1)
 		printf(" x %u layout seeds", s.layout_samples);

@@ -36,6 +36,8 @@ static const struct cmd commands[] = {
 	{ "propose", cmd_propose, "a study's search strategy for an evaluator of yours (stdin/stdout)",
 	  propose_usage },
 	{ "diff", cmd_diff, "compare two results, configuration by configuration", diff_usage },
+	{ "space", cmd_space, "turn a compiler's optimisation switches into a search space",
+	  space_usage },
 	{ "help", cmd_help, "show help for a command", help_usage },
 };
 
@@ -210,6 +212,21 @@ double cmd_pooled_sd(double a, double b)
 	if (isnan(b))
 		return a;
 	return sqrt((a * a + b * b) / 2);
+}
+
+char *cmd_about(const char *dec)
+{
+	size_t exp = strlen(dec) - 1;
+	int two;
+
+	if (strlen(dec) <= 12)
+		return xstrdup("");
+	two = ((dec[0] - '0') * 100 + (dec[1] - '0') * 10 + (dec[2] - '0') + 5) / 10;
+	if (two == 100) {
+		two = 10;
+		exp++;
+	}
+	return xasprintf(" (about %d.%de%zu)", two / 10, two % 10, exp);
 }
 
 void cmd_format_pct(char *buf, size_t len, double v)
