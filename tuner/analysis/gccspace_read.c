@@ -208,4 +208,3 @@ int gccspace_read_listing(struct gccspace_listing *l, const char *text, const ch
 		return tn_error("%s: no option listed", what);
 	return 0;
 }
-

@@ -494,10 +494,16 @@ static int by_first(const void *a, const void *b)
 static double hvi(double *front, size_t nf, const double *y, size_t m, const double *ref,
 		  double base)
 {
-	if (m == 2)
-		return hv2_with(front, nf, y, ref) - base;
-	memcpy(front + nf * m, y, m * sizeof(*y));
-	return strategy_hypervolume(front, nf + 1, m, ref) - base;
+	double v;
+
+	if (m == 2) {
+		v = hv2_with(front, nf, y, ref) - base;
+	} else {
+		memcpy(front + nf * m, y, m * sizeof(*y));
+		v = strategy_hypervolume(front, nf + 1, m, ref) - base;
+	}
+	/* Rounding leaves a point on the front a tiny negative gain. */
+	return v > 0 ? v : 0;
 }
 
 static int feasible_pred(const struct problem *p, const double *y)
@@ -568,6 +574,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	struct model mdl = { 0 };
 	struct pool pl = { 0 };
 	double *y, *t, *w, *pred = NULL, *frontv, *ref, *acq, *sdv, *pok, base;
+	char *taken;
 	size_t *rows, *front;
 	int *feas, *usable;
 
@@ -683,6 +690,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	}
 	pok = success_odds(p, obs, nobs, usable, &pl, &r);
 	acq = xcalloc(pl.n + 1, sizeof(*acq));
+	taken = xcalloc(pl.n + 1, sizeof(*taken));
 	sdv = xcalloc(pl.n + 1, sizeof(*sdv));
 	/* Uncertainty: the ensemble's spread, relative, summed over objectives. */
 	for (size_t c = 0; c < pl.n; c++)
@@ -708,7 +716,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 		for (size_t c = 0; c < pl.n; c++) {
 			double sum = 0;
 
-			if (acq[c] < 0) /* taken */
+			if (taken[c])
 				continue;
 			for (size_t b = 0; b < ENSEMBLE; b++) {
 				const double *yp = pred + (c * ENSEMBLE + b) * m;
@@ -725,7 +733,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 		if (best == SIZE_MAX) {
 			/* Nothing improves the front: the least certain. */
 			for (size_t c = 0; c < pl.n; c++)
-				if (acq[c] >= 0 &&
+				if (!taken[c] &&
 				    (best == SIZE_MAX || sdv[c] * (pok ? pok[c] : 1) >
 							      sdv[best] * (pok ? pok[best] : 1)))
 					best = c;
@@ -735,7 +743,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 		memcpy(picks + n * nd, pl.picks + best * nd, nd * sizeof(*picks));
 		pickset_add(&g->seen, picks + n * nd, nd);
 		n++;
-		acq[best] = -1;
+		taken[best] = 1;
 		/* The believer: the mean prediction joins the front. */
 		for (size_t k = 0; k < m; k++) {
 			double sum = 0;
@@ -759,6 +767,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	free(ref);
 	free(pred);
 	free(acq);
+	free(taken);
 	free(sdv);
 	free(pl.picks);
 	pickset_release(&pl.in);
