@@ -186,7 +186,7 @@ static void test_strategy__budget_distinct(void **state)
 	(void)state;
 	make_space(&s, nvals, ND);
 	for (size_t l = 0; l < ARRAY_SIZE(learners); l++)
-		for (uint64_t budget = 7; budget <= 300; budget += 97) {
+		for (uint64_t budget = 7; budget <= 700; budget += 97) {
 			struct strategy_trail t;
 			struct pickset seen = PICKSET_INIT;
 
