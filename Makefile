@@ -46,7 +46,7 @@ LIBS = $(PKG_LIBS) -lpthread -lm
 CLI_SRC := $(wildcard tuner/cli/*.c)
 PLUGIN_GLUE := tuner/uarch/qemu_plugin.c
 LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard tuner/pipeline/*.c tuner/analysis/*.c \
-	tuner/formats/*.c tuner/sys/*.c tuner/uarch/*.c tuner/search/*.c))
+	tuner/formats/*.c tuner/sys/*.c tuner/uarch/*.c))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

@@ -15,7 +15,7 @@
 
 #include "tuner/strategy.h"
 #include "tuner/util.h"
-#include "../../tuner/search/strategy_priv.h"
+#include "../../tuner/pipeline/strategy_priv.h"
 
 static void test_strategy__hypervolume(void **state)
 {
