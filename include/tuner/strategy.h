@@ -15,7 +15,9 @@
  *              screened, interactions only among the flags that matter)
  *              with a bootstrap ensemble for its uncertainty; proposals by
  *              Monte Carlo expected hypervolume improvement times the
- *              probability of meeting the hard limits, a batch at a time
+ *              probability of meeting the hard limits, a batch at a time;
+ *              with repeats allowed, up to a quarter of a batch measures
+ *              again configurations whose place on the front may be luck
  *
  * The contract that makes a run resumable (docs/search.md): a strategy's
  * proposals are a function of the problem (space, objectives, budget,
@@ -41,6 +43,10 @@ struct strategy_problem {
 	size_t nobjs;
 	uint64_t budget;                 /* proposals in all; 0: the whole space */
 	uint64_t seed;
+	/* 1: the caller can measure a configuration again (another layout
+	 * seed, another run), so a proposal may repeat an earlier one
+	 * (racing); 0: every proposal is a new configuration. */
+	int repeats;
 };
 
 /* What was measured for one proposal. */
@@ -60,8 +66,10 @@ struct strategy_ops {
 	int (*init)(void **out, const struct strategy_problem *p);
 	/*
 	 * The next batch: up to max proposals into picks (max rows of
-	 * s->ndims value indices), each distinct from the others and from
-	 * every earlier proposal. obs[0 .. nobs) are the observations of
+	 * s->ndims value indices), each distinct from the others and, unless
+	 * p->repeats, from every earlier proposal (one that repeats an
+	 * earlier one asks for another measurement of it, observed on its
+	 * own). obs[0 .. nobs) are the observations of
 	 * every earlier proposal, in proposal order (nobs must equal the
 	 * number proposed so far). Returns the batch's size; 0 when the
 	 * strategy is done (budget spent, space exhausted), -1 on a misuse

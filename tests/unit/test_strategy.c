@@ -109,7 +109,7 @@ static size_t drive(struct strategy_trail *t, const char *name, const struct spa
 		    int fail_d0)
 {
 	const struct strategy_ops *ops = strategy_find(name);
-	struct strategy_problem p = { s, objs, 2, budget, seed };
+	struct strategy_problem p = { s, objs, 2, budget, seed, 0 };
 	size_t *batch = xcalloc(STRATEGY_MAX_BATCH * s->ndims, sizeof(*batch)), asks = 0;
 	struct rng r;
 	void *st;
@@ -179,6 +179,51 @@ static double hv_ratio(const struct strategy_trail *t, const struct space *s)
 
 static const char *const learners[] = { "nsga2", "surrogate" };
 
+/* With repeats allowed, the surrogate measures again some of what it
+ * measured (never twice in a batch, at most 4 times in all) and the rest
+ * is new; without, never (test_strategy__budget_distinct). */
+static void test_strategy__race(void **state)
+{
+	const struct strategy_ops *ops = strategy_find("surrogate");
+	struct space s = SPACE_INIT;
+	struct strategy_problem p = { &s, objs2, 2, 200, 6, 1 };
+	struct strategy_trail t;
+	struct rng r;
+	size_t *batch, again = 0;
+	void *st;
+	long k;
+
+	(void)state;
+	make_space(&s, nvals, ND);
+	batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch));
+	rng_seed(&r, 5);
+	strategy_trail_init(&t, ND, 2);
+	assert_int_equal(ops->init(&st, &p), 0);
+	while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n)) > 0) {
+		for (long i = 0; i < k; i++) {
+			size_t at = strategy_trail_add(&t, batch + i * ND), times = 0;
+			double v[2];
+
+			for (long j = 0; j < i; j++)
+				assert_memory_not_equal(batch + j * ND, batch + i * ND, ND * sizeof(*batch));
+			for (size_t j = 0; j < at; j++)
+				times += !memcmp(t.picks + j * ND, batch + i * ND, ND * sizeof(*batch));
+			again += times > 0;
+			assert_true(times < 4);
+			truth(v, batch + i * ND);
+			t.value[at * 2] = v[0] * exp(0.02 * (2 * rng_double(&r) - 1) * 1.7);
+			t.value[at * 2 + 1] = v[1];
+		}
+	}
+	print_message("surrogate with repeats: %zu of %zu proposals measured again\n", again, t.n);
+	assert_int_equal(t.n, 200);
+	assert_true(again > 0 && again < 100);
+	ops->free(st);
+	strategy_trail_release(&t);
+	free(batch);
+	space_release(&s);
+}
+
 static void test_strategy__budget_distinct(void **state)
 {
 	struct space s = SPACE_INIT;
@@ -232,7 +277,7 @@ static void test_strategy__replay(void **state)
 	make_space(&s, nvals, ND);
 	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
 		const struct strategy_ops *ops = strategy_find(learners[l]);
-		struct strategy_problem p = { &s, objs2, 2, 60, 9 };
+		struct strategy_problem p = { &s, objs2, 2, 60, 9, 0 };
 		struct strategy_trail a, b, c;
 		size_t *batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch)), at = 0;
 		void *st;
@@ -372,7 +417,7 @@ static void test_strategy__large_space(void **state)
 	make_space(&s, nv, 40);
 	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
 		const struct strategy_ops *ops = strategy_find(learners[l]);
-		struct strategy_problem p = { &s, objs2, 2, 80, 3 };
+		struct strategy_problem p = { &s, objs2, 2, 80, 3, 0 };
 		struct strategy_trail t;
 		struct pickset seen = PICKSET_INIT;
 		size_t *batch = xcalloc(STRATEGY_MAX_BATCH * 40, sizeof(*batch));
@@ -426,6 +471,7 @@ int main(void)
 		cmocka_unit_test(test_strategy__failures),
 		cmocka_unit_test(test_strategy__large_space),
 		cmocka_unit_test(test_strategy__names),
+		cmocka_unit_test(test_strategy__race),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

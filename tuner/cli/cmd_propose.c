@@ -20,7 +20,8 @@ const char propose_usage[] =
 	"  I0,I1,...<TAB>FLAGS\n\n"
 	"(the index of the value taken in each dimension of the study's space, in\n"
 	"the study's order, then the flags as tuner joins them; PGO is the value of\n"
-	"a 'pgo' dimension), then reads one line per proposal of the batch from\n"
+	"a 'pgo' dimension; with --race, a configuration proposed again asks for\n"
+	"another measurement of it, e.g. on another layout seed), then reads one line per proposal of the batch from\n"
 	"stdin, in order: the measured values of the study's objectives in its\n"
 	"order, separated by spaces, optionally followed by their standard errors\n"
 	"(\"612.3 104880\", \"612.3 104880 4.1 0\"), or \"fail\". When the budget is\n"
@@ -33,6 +34,10 @@ const char propose_usage[] =
 	"      --budget N     propose at most N configurations (default: the study's\n"
 	"                     search.budget, else the whole space)\n"
 	"      --seed N       the strategy's seed (default: the study's)\n"
+	"      --race         the evaluator can measure a configuration again: the\n"
+	"                     surrogate then spends part of its later batches\n"
+	"                     measuring again what may be on the front by luck\n"
+	"                     (tuner run cannot yet: docs/search.md)\n"
 	"  -q, --quiet        no progress on stderr\n"
 	"  -h, --help         this text\n\n"
 	"Progress on stderr: after each batch, the proposals so far and the\n"
@@ -102,11 +107,12 @@ static void print_pick(const struct space *s, const size_t *pick)
 
 int cmd_propose(int argc, char **argv)
 {
-	enum { OPT_BUDGET = 256, OPT_SEED };
+	enum { OPT_BUDGET = 256, OPT_SEED, OPT_RACE };
 	static const struct option longopts[] = {
 		{ "strategy", required_argument, NULL, 's' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "race", no_argument, NULL, OPT_RACE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -119,7 +125,7 @@ int cmd_propose(int argc, char **argv)
 	struct pareto_obj *objs;
 	struct study s;
 	uint64_t budget = 0, seed = 0;
-	int has_budget = 0, has_seed = 0, quiet = 0, c, ret = EXIT_OK;
+	int has_budget = 0, has_seed = 0, quiet = 0, race = 0, c, ret = EXIT_OK;
 	size_t *batch, nd, lineno = 0, batches = 0;
 	char *line = NULL;
 	size_t cap = 0;
@@ -152,6 +158,9 @@ int cmd_propose(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case OPT_RACE:
+			race = 1;
 			break;
 		case ':':
 			fprintf(stderr, "tuner: propose: %s needs a value\n", argv[optind - 1]);
@@ -188,6 +197,7 @@ int cmd_propose(int argc, char **argv)
 	prob.nobjs = s.nobjectives;
 	prob.budget = has_budget ? budget : s.budget;
 	prob.seed = has_seed ? seed : s.seed;
+	prob.repeats = race;
 	nd = s.space.ndims;
 	strategy_trail_init(&trail, nd, s.nobjectives);
 	batch = xcalloc((size_t)STRATEGY_MAX_BATCH * (nd ? nd : 1), sizeof(*batch));

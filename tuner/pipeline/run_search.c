@@ -117,6 +117,10 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 	prob.nobjs = s->nobjectives;
 	prob.budget = opts->has_budget ? opts->budget : s->budget;
 	prob.seed = opts->has_seed ? opts->seed : s->seed;
+	/* A configuration's further measurements are the measurement
+	 * layer's (layout.samples, measure.repeats): a strategy cannot yet
+	 * ask for another layout seed of one (docs/search.md). */
+	prob.repeats = 0;
 	/* Bad input fails before the strategy starts. */
 	if (study_check_plan(s, prob.budget, 1) < 0) {
 		free(objs);

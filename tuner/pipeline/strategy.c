@@ -81,6 +81,7 @@ void problem_copy(struct problem *out, const struct strategy_problem *p)
 	memcpy(out->objs, p->objs, p->nobjs * sizeof(*out->objs));
 	out->budget = p->budget && p->budget < size ? p->budget : size;
 	out->seed = p->seed;
+	out->repeats = p->repeats;
 }
 
 void problem_release(struct problem *p)

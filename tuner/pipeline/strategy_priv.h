@@ -31,6 +31,7 @@ struct problem {
 	size_t nobjs, ndims;
 	uint64_t budget; /* the whole space when 0 was asked, capped at UINT64_MAX */
 	uint64_t seed;
+	int repeats;
 };
 void problem_copy(struct problem *out, const struct strategy_problem *p);
 void problem_release(struct problem *p);

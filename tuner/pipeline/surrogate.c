@@ -35,6 +35,10 @@
  *     chosen candidate's mean prediction joins the front before the next
  *     one is chosen. When no candidate improves the front in any sample,
  *     the one the ensemble is least sure of is measured.
+ *  6. Racing (when the caller can measure a configuration again): up to
+ *     a quarter of a batch measures again a configuration whose place on
+ *     the front may be luck (race()); a configuration's observations are
+ *     averaged for the front, and each is a row for the model.
  *
  * The RNG is reseeded from the seed and the number of observations at
  * each ask: a replay with the same observations gives the same batches.
@@ -51,6 +55,14 @@
 #define ENUM_MAX 30000
 #define POOL_RANDOM 3000
 #define POOL_MUTANTS 1000
+/* Racing: at most this many measurements of a configuration; a mean
+ * this many standard errors from the model's prediction; up to
+ * RACE_SHARE/8 of a batch once RACE_RAMP times the budget's spent share
+ * reaches 1 (chosen on a synthetic oracle, not on bench/search's data). */
+#define RACE_MAX 4
+#define RACE_Z 1
+#define RACE_RAMP 2
+#define RACE_SHARE 4
 
 struct surrogate {
 	struct problem p;
@@ -564,6 +576,158 @@ static double *success_odds(const struct problem *p, const struct strategy_obs *
 	return pok;
 }
 
+/* ---- Racing: measuring again what may be on the front by luck ---- */
+
+/*
+ * first[i]: the first observation of obs[i]'s configuration; cnt[f] and
+ * ymean[f * m ..] (at first observations): how many of its observations
+ * are usable and their mean (minimised values).
+ */
+static void aggregate(size_t *first, size_t *cnt, double *ymean, const double *y,
+		      const int *usable, const struct strategy_obs *obs, size_t nobs, size_t nd,
+		      size_t m)
+{
+	size_t cap = 16;
+	size_t *slot;
+
+	while (cap < 2 * nobs + 2)
+		cap *= 2;
+	slot = xcalloc(cap, sizeof(*slot)); /* 1 + first observation; 0: empty */
+	for (size_t i = 0; i < nobs; i++) {
+		size_t h = (size_t)(pick_hash(obs[i].pick, nd) >> 1) & (cap - 1);
+
+		while (slot[h] && memcmp(obs[slot[h] - 1].pick, obs[i].pick, nd * sizeof(size_t)))
+			h = (h + 1) & (cap - 1);
+		if (!slot[h])
+			slot[h] = i + 1;
+		first[i] = slot[h] - 1;
+		if (!usable[i])
+			continue;
+		cnt[first[i]]++;
+		for (size_t k = 0; k < m; k++)
+			ymean[first[i] * m + k] += y[i * m + k];
+	}
+	for (size_t i = 0; i < nobs; i++)
+		for (size_t k = 0; first[i] == i && cnt[i] && k < m; k++)
+			ymean[i * m + k] /= (double)cnt[i];
+	free(slot);
+}
+
+static int mean_feasible(const struct problem *p, const double *ym)
+{
+	return feasible_pred(p, ym);
+}
+
+/* The ensemble's mean prediction of pick (minimised values) into out. */
+static void predict_mean(double *out, const struct model *mdl, const struct problem *p,
+			 const size_t *pick)
+{
+	double *all = xcalloc(ENSEMBLE * p->nobjs, sizeof(*all));
+
+	predict_all(all, mdl, p, pick);
+	for (size_t k = 0; k < p->nobjs; k++) {
+		out[k] = 0;
+		for (size_t b = 0; b < ENSEMBLE; b++)
+			out[k] += all[b * p->nobjs + k] / ENSEMBLE;
+	}
+	free(all);
+}
+
+/* How much of a batch may race: a share growing with the budget spent,
+ * from none to RACE_SHARE/8 of it (explore first, then settle the front). */
+static size_t race_quota(const struct surrogate *g, size_t want)
+{
+	double spent = (double)g->proposed / (double)g->p.budget;
+	size_t q = (size_t)floor((double)want * RACE_SHARE / 8.0 * fmin(1.0, RACE_RAMP * spent) + 0.5);
+
+	return q ? q : 1;
+}
+
+struct racer {
+	size_t obs;
+	double z;
+};
+
+static int by_z(const void *a, const void *b)
+{
+	const struct racer *x = a, *y = b;
+
+	if (x->z != y->z)
+		return x->z > y->z ? -1 : 1;
+	return x->obs < y->obs ? -1 : x->obs > y->obs;
+}
+
+/*
+ * Up to a quarter of the batch (at least one) measures again
+ * configurations measured fewer than RACE_MAX times whose place on the
+ * front may be luck: one on the measured front whose mean is better than
+ * the model predicts by more than one standard error of its mean, or one
+ * off it whose prediction would be on it and whose mean is worse than
+ * predicted by as much. The noise is the relative spread of the
+ * observations around the model (misfit included), per objective. Writes
+ * the picks at picks[0..] and returns how many.
+ */
+static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct model *mdl,
+		   const struct strategy_obs *obs, size_t nobs, const size_t *first,
+		   const size_t *cnt, const double *ymean, const double *y, const int *usable,
+		   const size_t *front, size_t nfront, double *frontv, const double *ref)
+{
+	const struct problem *p = &g->p;
+	size_t m = p->nobjs, nd = p->ndims, nr = 0, quota = race_quota(g, want), n = 0;
+	double *sigma = xcalloc(m + 1, sizeof(*sigma)), *pm = xcalloc(m + 1, sizeof(*pm));
+	double base = strategy_hypervolume(frontv, nfront, m, ref);
+	struct racer *rc = xcalloc(nobs + 1, sizeof(*rc));
+	char *on = xcalloc(nobs + 1, sizeof(*on));
+	size_t nused = 0;
+
+	if (want < 2 || p->budget - g->proposed < 2)
+		goto out;
+	for (size_t i = 0; i < nfront; i++)
+		on[front[i]] = 1;
+	for (size_t i = 0; i < nobs; i++) {
+		if (!usable[i])
+			continue;
+		predict_mean(pm, mdl, p, obs[i].pick);
+		for (size_t k = 0; k < m; k++) {
+			double r = (y[i * m + k] - pm[k]) / (fabs(pm[k]) + 1e-300);
+
+			sigma[k] += r * r;
+		}
+		nused++;
+	}
+	for (size_t k = 0; k < m && nused; k++)
+		sigma[k] = sqrt(sigma[k] / (double)nused);
+	for (size_t i = 0; i < nobs; i++) {
+		double z = -HUGE_VAL;
+
+		if (first[i] != i || !cnt[i] || cnt[i] >= RACE_MAX)
+			continue;
+		predict_mean(pm, mdl, p, obs[i].pick);
+		if (!on[i] && !(hvi(frontv, nfront, pm, m, ref, base) > 0))
+			continue;
+		for (size_t k = 0; k < m; k++) {
+			double d = (ymean[i * m + k] - pm[k]) / (fabs(pm[k]) + 1e-300), se;
+
+			if (!(sigma[k] > 0))
+				continue;
+			se = sigma[k] / sqrt((double)cnt[i]);
+			/* on the front: measured better (smaller) than predicted */
+			z = fmax(z, (on[i] ? -d : d) / se);
+		}
+		if (z > RACE_Z)
+			rc[nr++] = (struct racer){ i, z };
+	}
+	qsort(rc, nr, sizeof(*rc), by_z);
+	for (size_t i = 0; i < nr && n < quota; i++)
+		memcpy(picks + n++ * nd, obs[rc[i].obs].pick, nd * sizeof(*picks));
+out:
+	free(sigma);
+	free(pm);
+	free(rc);
+	free(on);
+	return n;
+}
+
 static long surrogate_ask(void *state, size_t *picks, size_t max,
 			  const struct strategy_obs *obs, size_t nobs)
 {
@@ -573,9 +737,9 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	struct rng r;
 	struct model mdl = { 0 };
 	struct pool pl = { 0 };
-	double *y, *t, *w, *pred = NULL, *frontv, *ref, *acq, *sdv, *pok, base;
+	double *y, *t, *w, *pred = NULL, *frontv, *ref, *acq, *sdv, *pok, *ymean, base;
 	char *taken;
-	size_t *rows, *front;
+	size_t *rows, *front, *first, *cnt;
 	int *feas, *usable;
 
 	if (strategy_check_obs("surrogate", nobs, g->proposed) < 0)
@@ -638,7 +802,13 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	if (mdl.nterms > main_params(p->s) - 1)
 		fit_ensemble(&mdl, p, rows, t, w, nrows, obs);
 
-	/* The front of the feasible measured means, and the reference point. */
+	/* The front of the feasible measured means (a configuration measured
+	 * more than once: the mean of its measurements), and the reference
+	 * point. */
+	first = xcalloc(nobs + 1, sizeof(*first));
+	cnt = xcalloc(nobs + 1, sizeof(*cnt));
+	ymean = xcalloc(nobs * m + 1, sizeof(*ymean));
+	aggregate(first, cnt, ymean, y, usable, obs, nobs, nd, m);
 	front = xcalloc(nobs + 1, sizeof(*front));
 	frontv = xcalloc((nobs + want + 1) * m + 1, sizeof(*frontv));
 	ref = xcalloc(m + 1, sizeof(*ref));
@@ -649,20 +819,22 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 		for (size_t i = 0; i < nobs; i++) {
 			int dominated = 0;
 
-			if (!feas[i])
+			if (first[i] != i || !cnt[i] || !mean_feasible(p, ymean + i * m))
 				continue;
 			for (size_t k = 0; k < m; k++) {
-				if (!any || y[i * m + k] > ref[k])
-					ref[k] = y[i * m + k];
-				if (!any || y[i * m + k] < lo[k])
-					lo[k] = y[i * m + k];
+				if (!any || ymean[i * m + k] > ref[k])
+					ref[k] = ymean[i * m + k];
+				if (!any || ymean[i * m + k] < lo[k])
+					lo[k] = ymean[i * m + k];
 			}
 			any = 1;
 			for (size_t j = 0; j < nobs && !dominated; j++)
-				dominated = j != i && feas[j] &&
-					    mo_dominates(y + j * m, NULL, 0, y + i * m, NULL, 0, m) > 0;
+				dominated = j != i && first[j] == j && cnt[j] &&
+					    mean_feasible(p, ymean + j * m) &&
+					    mo_dominates(ymean + j * m, NULL, 0, ymean + i * m, NULL, 0,
+							 m) > 0;
 			if (!dominated) {
-				memcpy(frontv + nfront * m, y + i * m, m * sizeof(*y));
+				memcpy(frontv + nfront * m, ymean + i * m, m * sizeof(*y));
 				front[nfront++] = i;
 			}
 		}
@@ -674,6 +846,11 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 				ref[k] += 0.1 * (ref[k] - lo[k]) + 1e-9 * fabs(ref[k]);
 		free(lo);
 	}
+	if (m == 2)
+		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
+	if (p->repeats && isfinite(ref[0]))
+		n = race(g, picks, want, &mdl, obs, nobs, first, cnt, ymean, y, usable, front,
+			 nfront, frontv, ref);
 
 	candidates(&pl, g, &mdl, front, nfront, obs, &r);
 	pred = xcalloc(pl.n * ENSEMBLE * m + 1, sizeof(*pred));
@@ -763,6 +940,9 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	free(t);
 	free(w);
 	free(front);
+	free(first);
+	free(cnt);
+	free(ymean);
 	free(frontv);
 	free(ref);
 	free(pred);
