@@ -14,7 +14,7 @@ set -eu
 
 PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
-ccache clang libclang-rt-14-dev chromium fonts-dejavu-core"
+ccache clang libclang-rt-14-dev chromium fonts-dejavu-core python3-optuna r-cran-irace"
 
 missing=""
 for p in $PKGS; do

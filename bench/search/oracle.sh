@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Regenerates the search benchmark's dataset (bench/search/oracle.csv and
+# oracle.json, bench/search/README.md "The dataset"):
+#   1. every configuration of spaces/search-oracle.yaml built and scored
+#      once on the A9 router model (MODELLED throughput, fast-path bytes):
+#      tuner run into results/search-oracle;
+#   2. the layout noise: 8 of its configurations (a seeded random sample)
+#      on 6 layout seeds each, into results/search-oracle-noise; the
+#      relative spread between a configuration's layout seeds, pooled
+#      (root mean square) over the 8, is the noise the replay adds;
+#   3. the CSV and JSON, the wall time of step 1 from its journal.
+# The model is deterministic (tuner's uarch plugin: two runs of one binary
+# give the same counters), so the run noise is 0 and the layout noise is
+# all there is. About 2 hours on 2 cores.
+#
+#   bench/search/oracle.sh [TUNER]            run what is missing, then write
+#   bench/search/oracle.sh --extract [TUNER]  only write, from the results
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+extract=0
+if [ "${1:-}" = --extract ]; then extract=1; shift; fi
+tuner=$(readlink -f "${1:-$root/build/release/tuner}")
+study=$root/spaces/search-oracle.yaml
+res=$root/results/search-oracle
+noise=$root/results/search-oracle-noise
+tmp=$(mktemp -d /tmp/tuner-oracle.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# The noise study: the same study, 8 configurations, 6 layout seeds; its
+# source is named by absolute path, since it lives in $tmp.
+sed -e 's/^study: search-oracle$/study: search-oracle-noise/' \
+	-e "s|^source: {repo: \.\., |source: {repo: $root, |" \
+	-e 's/^search: .*/search: {strategy: random, budget: 8, seed: 11}\nlayout: {samples: 6}/' \
+	"$study" >"$tmp/noise.yaml"
+if [ "$extract" = 0 ]; then
+	"$tuner" run -q --results "$res" "$study" >/dev/null
+	"$tuner" run -q --results "$noise" "$tmp/noise.yaml" >/dev/null
+fi
+for f in "$res/results.csv" "$noise/results.csv"; do
+	[ -s "$f" ] || { echo "oracle.sh: no $f (run without --extract)" >&2; exit 1; }
+done
+
+/usr/bin/python3 - "$study" "$res" "$noise" "$root/bench/search" <<'PY'
+import csv, datetime, json, math, os, sys
+import yaml
+study_path, res, noise, out = sys.argv[1:5]
+study = yaml.safe_load(open(study_path))
+dims = [(name, [str(v) for v in values]) for name, values in study["space"].items()]
+radix = [len(v) for _, v in dims]
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+def pick_of(row):
+    return [values.index(row["dim:" + name]) for name, values in dims]
+
+def index_of(pick):
+    i = 0
+    for r, v in zip(radix, pick):
+        i = i * r + v
+    return i
+
+data = {}
+for row in rows(os.path.join(res, "results.csv")):
+    if row["status"] != "ok":
+        sys.exit("oracle.sh: %s (%s) is %s: the dataset needs every configuration"
+                 % (row["config"], row["flags"], row["status"]))
+    data[index_of(pick_of(row))] = (float(row["throughput"]), float(row["size"]))
+n = math.prod(radix)
+missing = [i for i in range(n) if i not in data]
+if missing:
+    sys.exit("oracle.sh: %d of %d configurations have no result (e.g. index %d)"
+             % (len(missing), n, missing[0]))
+
+# The layout noise: each sampled configuration's spread between its layout
+# seeds, relative to its mean, pooled as a root mean square.
+rel = {"throughput": [], "size": []}
+noise_rows = rows(os.path.join(noise, "results.csv"))
+for row in noise_rows:
+    for o in rel:
+        if row["status"] == "ok" and row[o + "_layout_sd"] not in ("", "nan"):
+            rel[o].append(float(row[o + "_layout_sd"]) / float(row[o]))
+sigma = {o: math.sqrt(sum(x * x for x in v) / len(v)) for o, v in rel.items()}
+
+# Step 1's wall time: from its journal's first record to its results.csv.
+start = None
+with open(os.path.join(res, "journal.jsonl")) as f:
+    for line in f:
+        r = json.loads(line)
+        if r.get("type") == "run":
+            start = datetime.datetime.strptime(r["time"], "%Y-%m-%dT%H:%M:%SZ").replace(
+                tzinfo=datetime.timezone.utc)
+            break
+end = datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(res, "results.csv")),
+                                      datetime.timezone.utc)
+with open(os.path.join(out, "oracle.csv"), "w") as f:
+    f.write("index," + ",".join(name for name, _ in dims) + ",throughput,size\n")
+    for i in range(n):
+        pick, x = [], i
+        for r in reversed(radix):
+            pick.append(x % r)
+            x //= r
+        t, s = data[i]
+        f.write("%d,%s,%.6f,%d\n" % (i, ",".join(map(str, reversed(pick))), t, round(s)))
+meta = {
+    "study": study["study"],
+    "dims": [{"name": name, "values": values} for name, values in dims],
+    "objectives": [{"name": "throughput", "goal": "max", "unit": "Mbit/s (modelled)"},
+                   {"name": "size", "goal": "min", "unit": "bytes of fast-path code"}],
+    "noise": {
+        "throughput": {"layout_rel_sd": round(sigma["throughput"], 6), "run_rel_sd": 0},
+        "size": {"layout_rel_sd": round(sigma["size"], 6), "run_rel_sd": 0},
+    },
+    "noise_sample": {"configurations": len(noise_rows), "layout_seeds": 6,
+                     "throughput_rel_sd": [round(x, 6) for x in rel["throughput"]],
+                     "size_rel_sd": [round(x, 6) for x in rel["size"]]},
+    "generated": {
+        "command": "bench/search/oracle.sh",
+        "wall_seconds": round((end - start).total_seconds()),
+        "date": end.strftime("%Y-%m-%d"),
+        "configurations": n,
+    },
+}
+with open(os.path.join(out, "oracle.json"), "w") as f:
+    json.dump(meta, f, indent=1)
+    f.write("\n")
+print("oracle: %d configurations, layout noise %.4f (throughput) %.4f (size) over %d "
+      "configurations, step 1 took %d s" % (n, sigma["throughput"], sigma["size"],
+                                            len(noise_rows), (end - start).total_seconds()))
+PY
