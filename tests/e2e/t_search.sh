@@ -126,6 +126,14 @@ n=$(ids "$TMPDIR/timed" | wc -l)
 "$TUNER" run -q -j 1 --time 1 --budget 40 --results "$TMPDIR/timed2" "$repo/timed.yaml" >/dev/null 2>&1 ||
 	fail "--time run failed"
 
+# --strategy overrides the study's: nsga2 on the surrogate's study.
+"$TUNER" run -q -j 2 --strategy nsga2 --budget 12 --results "$TMPDIR/over" "$repo/surrogate.yaml" \
+	>/dev/null 2>"$TMPDIR/over.err" || fail "--strategy run failed"
+grep -q "search nsga2: 12 configurations" "$TMPDIR/over.err" || fail "--strategy ignored: $(cat "$TMPDIR/over.err")"
+[ "$(ids "$TMPDIR/over" | wc -l)" -eq 12 ] || fail "--strategy nsga2 --budget 12"
+expect_exit 2 "$TMPDIR/bad4.out" "$TUNER" run --strategy tpe "$repo/surrogate.yaml"
+grep -q "unknown --strategy 'tpe'" "$TMPDIR/bad4.out" || fail "bad --strategy"
+
 # Bad input: file:line:col and exit 2.
 study surrogate 40 ", time: soon" >"$TMPDIR/bad.yaml"
 expect_exit 2 "$TMPDIR/bad.out" "$TUNER" check "$TMPDIR/bad.yaml"

@@ -27,6 +27,8 @@ const char run_usage[] =
 	"  -j, --jobs N       parallel builds (default: number of CPUs)\n"
 	"      --budget N     evaluate at most N configurations (exhaustive: a seeded\n"
 	"                     random sample; the search.strategy otherwise)\n"
+	"      --strategy S   the search strategy (exhaustive, random, nsga2,\n"
+	"                     surrogate; default: the study's search.strategy)\n"
 	"      --time T       start no new batch of the search after T (8h, 90m,\n"
 	"                     1h30m, 600 seconds); the batch under way is finished\n"
 	"      --seed N       seed of the search strategy (default: the study's)\n"
@@ -338,12 +340,13 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY,
-	       OPT_FORMAT, OPT_TIME };
+	       OPT_FORMAT, OPT_TIME, OPT_STRATEGY };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "strategy", required_argument, NULL, OPT_STRATEGY },
 		{ "dirty", no_argument, NULL, OPT_DIRTY },
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -358,6 +361,7 @@ int cmd_run(int argc, char **argv)
 	struct cmd_reporter rep;
 	struct study s;
 	enum outfmt fmt = OUTFMT_TABLE;
+	const char *strategy = NULL;
 	int c, all = 0, quiet = 0, stats = 0, ret;
 
 	if (cmd_wants_help(argc, argv, "run"))
@@ -383,6 +387,14 @@ int cmd_run(int argc, char **argv)
 			if (parse_u64(&opts.seed, optarg) < 0)
 				return bad_number("--seed", optarg);
 			opts.has_seed = 1;
+			break;
+		case OPT_STRATEGY:
+			if (!strategy_find(optarg)) {
+				fprintf(stderr, "tuner: run: unknown --strategy '%s' (known: %s)\n", optarg,
+					strategy_names());
+				return EXIT_USAGE;
+			}
+			strategy = optarg;
 			break;
 		case OPT_TIME:
 			if (parse_duration(&opts.time, optarg) < 0 || opts.time <= 0) {
@@ -430,6 +442,10 @@ int cmd_run(int argc, char **argv)
 	ret = cmd_open_study(&s, argv[optind], "run", 0);
 	if (ret)
 		return ret;
+	if (strategy) {
+		free(s.strategy);
+		s.strategy = xstrdup(strategy);
+	}
 	cmd_reporter_init(&rep, quiet);
 	opts.report = &rep.r;
 	ret = run_and_report(&s, &opts, all, stats, fmt);
