@@ -122,9 +122,14 @@ git -C "$repo" add -A && git -C "$repo" commit -q -m timed
 grep -q "the time budget (1s) has passed after" "$TMPDIR/timed.err" || fail "no time note: $(cat "$TMPDIR/timed.err" | tail -3)"
 n=$(ids "$TMPDIR/timed" | wc -l)
 [ "$n" -lt 40 ] || fail "time budget ignored: $n configurations"
-# --time on the command line overrides, for the fixed orders too.
-"$TUNER" run -q -j 1 --time 1 --budget 40 --results "$TMPDIR/timed2" "$repo/timed.yaml" >/dev/null 2>&1 ||
-	fail "--time run failed"
+# --time on the command line overrides, for the fixed orders too (which
+# then go in batches of two per build slot).
+"$TUNER" run -q -j 1 --time 1 --budget 40 --strategy random --results "$TMPDIR/timed2" \
+	"$repo/timed.yaml" >/dev/null 2>"$TMPDIR/timed2.err" || fail "--time run failed"
+grep -q "search random: the time budget (1s) has passed" "$TMPDIR/timed2.err" ||
+	fail "random: no time note: $(tail -3 "$TMPDIR/timed2.err")"
+n=$(ids "$TMPDIR/timed2" | wc -l)
+[ "$n" -lt 40 ] && [ $((n % 2)) -eq 0 ] || fail "random under --time 1: $n configurations"
 
 # --strategy overrides the study's: nsga2 on the surrogate's study.
 "$TUNER" run -q -j 2 --strategy nsga2 --budget 12 --results "$TMPDIR/over" "$repo/surrogate.yaml" \

@@ -96,6 +96,10 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 	double limit = opts->has_time ? opts->time : s->time, start = now_seconds(), h = NAN;
 	unsigned long done_b = 0, failed_b = 0, done_m = 0, prior_b = 0, prior_m = 0;
 	size_t nd = s->space.ndims, batches = 0, *batch;
+	/* A fixed order under a time budget: batches of two per build slot,
+	 * so that the time is checked often; a learner: its own batches. */
+	size_t max = ops && !ops->adaptive ? 2 * (opts->jobs ? opts->jobs : cpu_count())
+					   : STRATEGY_MAX_BATCH;
 	const char *rev = NULL, *why = "the strategy is done";
 	char commit[41] = "";
 	void *st = NULL;
@@ -153,7 +157,7 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 				 "%zu configurations; no new batch", s->strategy, d, trail.n);
 			break;
 		}
-		k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&trail), trail.n);
+		k = ops->ask(st, batch, max, strategy_trail_obs(&trail), trail.n);
 		if (k < 0)
 			goto out;
 		if (k == 0)
