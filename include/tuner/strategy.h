@@ -78,6 +78,14 @@ struct strategy_ops {
 	long (*ask)(void *state, size_t *picks, size_t max, const struct strategy_obs *obs,
 		    size_t nobs);
 	void (*free)(void *state);
+	/*
+	 * What the strategy learnt from obs[0 .. nobs) (every observation
+	 * so far), for people: one line per objective (names[k] its name),
+	 * or NULL when it has nothing to say; may be NULL itself. Caller
+	 * frees the text with free().
+	 */
+	char *(*describe)(void *state, const char *const *names, const struct strategy_obs *obs,
+			  size_t nobs);
 };
 
 /* The strategy called name (exhaustive, random, nsga2, surrogate), or NULL. */

@@ -77,6 +77,13 @@ for strat in nsga2 surrogate; do
 done
 echo "nsga2 and surrogate: 40 distinct configurations each, rerun from the journal"
 
+# What the surrogate's model says matters: -fa speeds up (truth +3%),
+# -O3 grows the code (truth +20%).
+grep -qE "^tuner: note: search surrogate, what matters to speed: .*-fa \+[0-9.]+%" "$TMPDIR/surrogate.err" ||
+	fail "surrogate: -fa not among what matters to speed: $(grep 'what matters' "$TMPDIR/surrogate.err")"
+grep -qE "^tuner: note: search surrogate, what matters to size: .*-O3 \+[0-9.]+%" "$TMPDIR/surrogate.err" ||
+	fail "surrogate: -O3 not among what matters to size"
+
 # The surrogate learns: on this truth -fa is good for speed, so most of
 # what it proposes after its first batch (22 configurations) has it.
 after=$(grep '"type":"build"' "$TMPDIR/surrogate/journal.jsonl" | tail -n 18 |

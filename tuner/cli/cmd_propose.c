@@ -241,6 +241,18 @@ int cmd_propose(int argc, char **argv)
 	}
 	printf("done\n");
 	fflush(stdout);
+	if (!quiet && ops->describe) {
+		const char **names = xcalloc(s.nobjectives + 1, sizeof(*names));
+		char *text;
+
+		for (size_t k = 0; k < s.nobjectives; k++)
+			names[k] = s.objectives[k].name;
+		text = ops->describe(st, names, strategy_trail_obs(&trail), trail.n);
+		if (text)
+			fprintf(stderr, "tuner: propose %s, what matters to %s\n", ops->name, text);
+		free(text);
+		free(names);
+	}
 out:
 	if (st)
 		ops->free(st);

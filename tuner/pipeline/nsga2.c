@@ -297,5 +297,5 @@ static void nsga2_free(void *state)
 }
 
 const struct strategy_ops nsga2_strategy = {
-	"nsga2", 1, nsga2_init, nsga2_ask, nsga2_free,
+	"nsga2", 1, nsga2_init, nsga2_ask, nsga2_free, NULL,
 };

@@ -387,10 +387,10 @@ static void fixed_free(void *state)
 }
 
 static const struct strategy_ops exhaustive_strategy = {
-	"exhaustive", 0, exhaustive_init, fixed_ask, fixed_free,
+	"exhaustive", 0, exhaustive_init, fixed_ask, fixed_free, NULL,
 };
 static const struct strategy_ops random_strategy = {
-	"random", 0, random_init, fixed_ask, fixed_free,
+	"random", 0, random_init, fixed_ask, fixed_free, NULL,
 };
 
 extern const struct strategy_ops nsga2_strategy;

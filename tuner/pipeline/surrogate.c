@@ -393,6 +393,66 @@ static void predict_all(double *out, const struct model *mdl, const struct probl
 		}
 }
 
+/* ---- Fitting ---- */
+
+/* The observations a model can learn from (not failed, every value
+ * finite): their indices into rows, usable[i] 1 for them. Returns how many. */
+static size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
+			  size_t m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nobs; i++) {
+		size_t k;
+
+		if (obs[i].failed)
+			continue;
+		for (k = 0; k < m; k++)
+			if (!isfinite(obs[i].value[k]))
+				break;
+		if (k == m) {
+			rows[n++] = i;
+			usable[i] = 1;
+		}
+	}
+	return n;
+}
+
+/* Points 2 and 3: the ensemble on the observations rows[0..nrows), the
+ * screening, the interactions. Caller releases mdl with model_release(). */
+static void model_fit(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
+		      const size_t *rows, size_t nrows, struct rng *r)
+{
+	size_t m = p->nobjs;
+	double *t, *w;
+
+	mdl->logged = xcalloc(m + 1, sizeof(*mdl->logged));
+	for (size_t k = 0; k < m; k++) {
+		mdl->logged[k] = 1;
+		for (size_t i = 0; i < nrows; i++)
+			if (!(obs[rows[i]].value[k] > 0))
+				mdl->logged[k] = 0;
+	}
+	t = xcalloc(nrows * m + 1, sizeof(*t));
+	for (size_t i = 0; i < nrows; i++)
+		for (size_t k = 0; k < m; k++) {
+			double v = obs[rows[i]].value[k];
+
+			t[i * m + k] = mdl->logged[k] ? log(v) : v;
+		}
+	w = xcalloc(ENSEMBLE * nrows + 1, sizeof(*w));
+	for (size_t i = 0; i < ENSEMBLE * nrows; i++)
+		w[i] = -log(1.0 - rng_double(r));
+	main_terms(&mdl->terms, &mdl->nterms, p->s);
+	fit_ensemble(mdl, p, rows, t, w, nrows, obs);
+	screen(mdl, p);
+	add_interactions(mdl, p, nrows);
+	if (mdl->nterms > main_params(p->s) - 1)
+		fit_ensemble(mdl, p, rows, t, w, nrows, obs);
+	free(t);
+	free(w);
+}
+
 /* ---- Candidates ---- */
 
 struct pool {
@@ -737,7 +797,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	struct rng r;
 	struct model mdl = { 0 };
 	struct pool pl = { 0 };
-	double *y, *t, *w, *pred = NULL, *frontv, *ref, *acq, *sdv, *pok, *ymean, base;
+	double *y, *pred = NULL, *frontv, *ref, *acq, *sdv, *pok, *ymean, base;
 	char *taken;
 	size_t *rows, *front, *first, *cnt;
 	int *feas, *usable;
@@ -765,42 +825,8 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	strategy_points(y, feas, p->objs, m, obs, nobs);
 	rows = xcalloc(nobs + 1, sizeof(*rows));
 	usable = xcalloc(nobs + 1, sizeof(*usable));
-	for (size_t i = 0; i < nobs; i++) {
-		size_t k;
-
-		if (obs[i].failed)
-			continue;
-		for (k = 0; k < m; k++)
-			if (!isfinite(obs[i].value[k]))
-				break;
-		if (k == m) {
-			rows[nrows++] = i;
-			usable[i] = 1;
-		}
-	}
-	mdl.logged = xcalloc(m + 1, sizeof(*mdl.logged));
-	for (size_t k = 0; k < m; k++) {
-		mdl.logged[k] = 1;
-		for (size_t i = 0; i < nrows; i++)
-			if (!(obs[rows[i]].value[k] > 0))
-				mdl.logged[k] = 0;
-	}
-	t = xcalloc(nrows * m + 1, sizeof(*t));
-	for (size_t i = 0; i < nrows; i++)
-		for (size_t k = 0; k < m; k++) {
-			double v = obs[rows[i]].value[k];
-
-			t[i * m + k] = mdl.logged[k] ? log(v) : v;
-		}
-	w = xcalloc(ENSEMBLE * nrows + 1, sizeof(*w));
-	for (size_t i = 0; i < ENSEMBLE * nrows; i++)
-		w[i] = -log(1.0 - rng_double(&r));
-	main_terms(&mdl.terms, &mdl.nterms, p->s);
-	fit_ensemble(&mdl, p, rows, t, w, nrows, obs);
-	screen(&mdl, p);
-	add_interactions(&mdl, p, nrows);
-	if (mdl.nterms > main_params(p->s) - 1)
-		fit_ensemble(&mdl, p, rows, t, w, nrows, obs);
+	nrows = usable_rows(rows, usable, obs, nobs, m);
+	model_fit(&mdl, p, obs, rows, nrows, &r);
 
 	/* The front of the feasible measured means (a configuration measured
 	 * more than once: the mean of its measurements), and the reference
@@ -937,8 +963,6 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	free(usable);
 	free(pok);
 	free(rows);
-	free(t);
-	free(w);
 	free(front);
 	free(first);
 	free(cnt);
@@ -955,6 +979,111 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	return (long)n;
 }
 
+/* One dimension's place in an objective's line. */
+struct effect {
+	size_t d, v;
+	double coef, score;
+};
+
+static int by_score(const void *a, const void *b)
+{
+	const struct effect *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->d < y->d ? -1 : x->d > y->d;
+}
+
+/*
+ * What matters, by the model fitted on every observation: per objective,
+ * the dimensions whose effect range is more than twice its spread over
+ * the ensemble (point 3), most certain first (at most 12), each with its
+ * value of largest effect against the dimension's first value, as a
+ * relative change (log models) or a difference.
+ */
+static char *surrogate_describe(void *state, const char *const *names,
+				const struct strategy_obs *obs, size_t nobs)
+{
+	struct surrogate *g = state;
+	const struct problem *p = &g->p;
+	const struct space *s = p->s;
+	size_t m = p->nobjs, nrows, np;
+	size_t *rows = xcalloc(nobs + 1, sizeof(*rows));
+	int *usable = xcalloc(nobs + 1, sizeof(*usable));
+	struct effect *eff = xcalloc(p->ndims + 1, sizeof(*eff));
+	struct model mdl = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct rng r;
+
+	nrows = usable_rows(rows, usable, obs, nobs, m);
+	if (nrows < 3) {
+		free(rows);
+		free(usable);
+		free(eff);
+		return NULL;
+	}
+	rng_seed(&r, mix64(p->seed ^ 0x7375727267617465ULL) + nobs);
+	model_fit(&mdl, p, obs, rows, nrows, &r);
+	np = mdl.nterms + 1;
+	for (size_t k = 0; k < m; k++) {
+		size_t ne = 0;
+
+		for (size_t d = 0, col = 1; d < p->ndims; d++) {
+			size_t nv = s->dims[d].nvalues;
+			double sum = 0, sq = 0, mean, sd, best = 0;
+			size_t bestv = 0;
+
+			for (size_t b = 0; nv > 1 && b < ENSEMBLE; b++) {
+				const double *beta = mdl.beta + (b * m + k) * np;
+				double lo = 0, hi = 0;
+
+				for (size_t v = 1; v < nv; v++) {
+					lo = fmin(lo, beta[col + v - 1]);
+					hi = fmax(hi, beta[col + v - 1]);
+				}
+				sum += hi - lo;
+				sq += (hi - lo) * (hi - lo);
+			}
+			for (size_t v = 1; v < nv; v++) {
+				double c = 0;
+
+				for (size_t b = 0; b < ENSEMBLE; b++)
+					c += mdl.beta[(b * m + k) * np + col + v - 1] / ENSEMBLE;
+				if (fabs(c) > fabs(best)) {
+					best = c;
+					bestv = v;
+				}
+			}
+			mean = sum / ENSEMBLE;
+			sd = sqrt(fmax(0, sq / ENSEMBLE - mean * mean));
+			if (nv > 1 && mean > 2 * sd && mean > 0)
+				eff[ne++] = (struct effect){ d, bestv, best, sd > 0 ? mean / sd : HUGE_VAL };
+			col += nv - 1;
+		}
+		qsort(eff, ne, sizeof(*eff), by_score);
+		strbuf_addf(&sb, "%s%s: ", k ? "\n" : "", names[k]);
+		if (!ne)
+			strbuf_addstr(&sb, "no dimension clearly matters");
+		for (size_t i = 0; i < ne && i < 12; i++) {
+			const char *v = s->dims[eff[i].d].values[eff[i].v];
+
+			if (mdl.logged[k])
+				strbuf_addf(&sb, "%s%s %+.1f%%", i ? ", " : "", *v ? v : "\"\"",
+					    (exp(eff[i].coef) - 1) * 100);
+			else
+				strbuf_addf(&sb, "%s%s %+.4g", i ? ", " : "", *v ? v : "\"\"",
+					    eff[i].coef);
+		}
+		strbuf_addf(&sb, " (%zu of %zu dimensions matter, by %zu measurements)", ne,
+			    p->ndims, nrows);
+	}
+	model_release(&mdl);
+	free(rows);
+	free(usable);
+	free(eff);
+	return strbuf_detach(&sb);
+}
+
 static void surrogate_free(void *state)
 {
 	struct surrogate *g = state;
@@ -967,5 +1096,5 @@ static void surrogate_free(void *state)
 }
 
 const struct strategy_ops surrogate_strategy = {
-	"surrogate", 1, surrogate_init, surrogate_ask, surrogate_free,
+	"surrogate", 1, surrogate_init, surrogate_ask, surrogate_free, surrogate_describe,
 };
