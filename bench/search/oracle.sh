@@ -75,13 +75,16 @@ if missing:
              % (len(missing), n, missing[0]))
 
 # The layout noise: each sampled configuration's spread between its layout
-# seeds, relative to its mean, pooled as a root mean square.
+# seeds (its samples' standard deviation: one run on each seed's build,
+# measure.repeats 1), relative to its mean, pooled as a root mean square.
 rel = {"throughput": [], "size": []}
 noise_rows = rows(os.path.join(noise, "results.csv"))
 for row in noise_rows:
+    if row["status"] != "ok" or row["throughput_n"] != "6":
+        sys.exit("oracle.sh: %s has %s samples, want 6 (one per layout seed)"
+                 % (row["config"], row["throughput_n"]))
     for o in rel:
-        if row["status"] == "ok" and row[o + "_layout_sd"] not in ("", "nan"):
-            rel[o].append(float(row[o + "_layout_sd"]) / float(row[o]))
+        rel[o].append(float(row[o + "_sd"] or 0) / float(row[o]))
 sigma = {o: math.sqrt(sum(x * x for x in v) / len(v)) for o, v in rel.items()}
 
 # Step 1's wall time: from its journal's first record to its results.csv.
