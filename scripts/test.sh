@@ -51,7 +51,7 @@ step "end to end" make -s VARIANT=release e2e
 # minutes there): t_formats runs bisect and blame under ASan on a short
 # history, and the layout analysis is unit-tested under ASan.
 asan_e2e=$(ls tests/e2e/t_*.sh | grep -v -e t_natbench.sh -e t_natbench_cross.sh -e t_router_models.sh \
-	-e t_bisect.sh -e t_blame.sh -e t_layout.sh)
+	-e t_bisect.sh -e t_blame.sh -e t_layout.sh -e t_space.sh -e t_search_bench.sh)
 # shellcheck disable=SC2086
 step "end to end (ASan+UBSan binary)" make -s -j"$jobs" VARIANT=asan e2e E2E_TESTS="$(echo $asan_e2e)"
 
