@@ -49,7 +49,9 @@ step "end to end" make -s VARIANT=release e2e
 # they take about 4 of the suite's minutes there and find nothing the
 # others do not. Nor the long bisect, blame and layout scripts (about 3
 # minutes there): t_formats runs bisect and blame under ASan on a short
-# history, and the layout analysis is unit-tested under ASan.
+# history, and the layout analysis is unit-tested under ASan. Nor t_space
+# (its time is gcc's; the listing reader is unit-tested under ASan) and
+# t_search_bench (Python's; t_search runs tuner propose under ASan).
 asan_e2e=$(ls tests/e2e/t_*.sh | grep -v -e t_natbench.sh -e t_natbench_cross.sh -e t_router_models.sh \
 	-e t_bisect.sh -e t_blame.sh -e t_layout.sh -e t_space.sh -e t_search_bench.sh)
 # shellcheck disable=SC2086
