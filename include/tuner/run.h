@@ -252,6 +252,12 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
  */
 int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts);
 
+/* The study's objectives as a front compares them (goal, hard limit;
+ * exact: the size objective), into objs (s->nobjectives, the caller's):
+ * what the strategies are given. */
+struct pareto_obj;
+void run_study_objs(struct pareto_obj *objs, const struct study *s);
+
 /* The log of testbed's lifecycle (deploy, ready, reboot, recover) in a
  * results directory: <results>/testbeds/<testbed>.log. Caller frees. */
 char *run_testbed_log(const char *results_dir, const char *testbed);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "tuner/run.h"
 #include "tuner/strategy.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
@@ -187,11 +188,7 @@ int cmd_propose(int argc, char **argv)
 	if (!name)
 		ops = strategy_find(s.strategy);
 	objs = xcalloc(s.nobjectives + 1, sizeof(*objs));
-	for (size_t k = 0; k < s.nobjectives; k++) {
-		objs[k].maximize = s.objectives[k].maximize;
-		objs[k].has_limit = s.objectives[k].has_limit;
-		objs[k].limit = s.objectives[k].limit;
-	}
+	run_study_objs(objs, &s);
 	prob.s = &s.space;
 	prob.objs = objs;
 	prob.nobjs = s.nobjectives;

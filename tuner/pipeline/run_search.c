@@ -73,7 +73,7 @@ static void observe(struct strategy_trail *t, size_t from, const struct study *s
 	}
 }
 
-static void study_objs(struct pareto_obj *objs, const struct study *s)
+void run_study_objs(struct pareto_obj *objs, const struct study *s)
 {
 	for (size_t k = 0; k < s->nobjectives; k++) {
 		objs[k].maximize = s->objectives[k].maximize;
@@ -115,7 +115,7 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		free(objs);
 		return tn_error("a search in batches builds one revision, not %zu", opts->nrevs);
 	}
-	study_objs(objs, s);
+	run_study_objs(objs, s);
 	prob.s = &s->space;
 	prob.objs = objs;
 	prob.nobjs = s->nobjectives;
