@@ -95,11 +95,15 @@ struct run_opts {
 	int retry_failed;
 	/* The configurations to run, as picks (npicks rows of the space's
 	 * ndims value indices) instead of the study's strategy: what
-	 * run_search() gives each generation. */
+	 * run_search() gives each batch. A pick given again is measured again:
+	 * its r-th repetition is built with layout.samples more layout seeds
+	 * (run_search()'s racing). */
 	const size_t *picks;
 	size_t npicks;
 	int has_time;
 	double time;          /* seconds: overrides search.time */
+	int has_race;
+	int race;             /* overrides search.race */
 };
 #define RUN_OPTS_INIT { .jobs = 0 }
 

@@ -74,10 +74,12 @@
  *                                     # "size", else measure; parser
  *                                     # defaults to measure.parser
  *   search: {strategy: exhaustive|random|nsga2|surrogate, budget: N,
- *            seed: N, time: DURATION}
+ *            seed: N, time: DURATION, race: true|false}
  *                                     # strategy.h; time: "8h", "90m",
  *                                     # "1h30m", "600" (seconds): no new
- *                                     # batch is started after it
+ *                                     # batch is started after it; race
+ *                                     # (default true): the strategy may
+ *                                     # measure a configuration again
  *   layout: {samples: K}              # K >= 1 layout seeds per config
  *
  * Numbers have upper bounds, past which a value is a slip of the keyboard
@@ -296,6 +298,9 @@ struct study {
 	uint64_t budget; /* 0 = the whole space */
 	uint64_t seed;   /* default 1 */
 	double time;     /* search.time in seconds; 0: none */
+	/* search.race: a learning strategy may propose a configuration again
+	 * to measure it with more layout seeds (run_search()); default 1 */
+	int race;
 	/* For study_check_plan()'s messages: the search section's key (the
 	 * space's without one) and layout.samples (the layout key's; 1:1
 	 * without one). */

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tuner run with the strategies that learn (nsga2, surrogate) on the noisy
-# target (known truth, seeded noise): the budget is kept, every proposal is
-# a new configuration, the progress line shows the hypervolume, a run
+# target (known truth, seeded noise): the budget is kept, nsga2 (and the
+# surrogate with search.race false) proposes a new configuration each time,
+# the surrogate races by default (a configuration proposed again is built
+# with one more layout seed and observed on it), the progress line shows
+# the hypervolume, a run
 # killed with SIGKILL in the middle of a surrogate search resumes from the
 # journal and proposes exactly what the uninterrupted run proposed, a time
 # budget stops proposing, and bad input is refused.
@@ -51,23 +54,27 @@ search: {strategy: $1, budget: $2, seed: 3${3:-}}
 EOF2
 }
 ids() { grep '"type":"build"' "$1/journal.jsonl" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' | sort -u; }
+# Every build as configuration:layout seed.
+builds() { grep '"type":"build"' "$1/journal.jsonl" |
+	sed -E 's/.*"config":"([0-9a-f]+)","seed":([0-9]+).*/\1:\2/' | sort; }
 
 for strat in nsga2 surrogate; do
 	study $strat 40 >"$repo/$strat.yaml"
 done
+study surrogate 40 ", race: false" >"$repo/norace.yaml"
 git -C "$repo" add -A && git -C "$repo" commit -q -m studies
 
-# Budget, distinct proposals, the hypervolume on the progress lines.
-for strat in nsga2 surrogate; do
+# Budget, the hypervolume on the progress lines, 40 builds (one per
+# proposal), the rerun from the journal.
+for strat in nsga2 surrogate norace; do
 	"$TUNER" run -j 2 --results "$TMPDIR/$strat" "$repo/$strat.yaml" >"$TMPDIR/$strat.out" \
 		2>"$TMPDIR/$strat.err" || fail "$strat run failed: $(tail -5 "$TMPDIR/$strat.err")"
-	n=$(ids "$TMPDIR/$strat" | wc -l)
-	[ "$n" -eq 40 ] || fail "$strat: $n configurations, want 40"
-	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: a configuration built twice"
-	grep -q "^study srch: 40 configurations" "$TMPDIR/$strat.out" || fail "$strat: summary"
-	grep -qE "^search $strat: batch [0-9]+ \([0-9]+ configurations\), hypervolume [0-9.]+; tuner: builds" \
+	name=$strat; [ $strat = norace ] && name=surrogate
+	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: not 40 builds"
+	[ "$(builds "$TMPDIR/$strat" | uniq -d)" = "" ] || fail "$strat: a build made twice"
+	grep -qE "^search $name: batch [0-9]+ \([0-9]+ configurations\), hypervolume [0-9.]+; tuner: builds" \
 		"$TMPDIR/$strat.err" || fail "$strat: no hypervolume on the progress line: $(head -3 "$TMPDIR/$strat.err")"
-	grep -qE "^tuner: note: search $strat: 40 configurations in [0-9]+ batches \(the strategy is done\); hypervolume" \
+	grep -qE "^tuner: note: search $name: 40 configurations in [0-9]+ batches \(the strategy is done\); hypervolume" \
 		"$TMPDIR/$strat.err" || fail "$strat: no closing note"
 	# Rerun: everything from the journal, the same configurations.
 	"$TUNER" run -q -j 2 --results "$TMPDIR/$strat" "$repo/$strat.yaml" >"$TMPDIR/$strat.again"
@@ -75,7 +82,32 @@ for strat in nsga2 surrogate; do
 		"$TMPDIR/$strat.again" || fail "$strat rerun: $(grep '^builds' "$TMPDIR/$strat.again")"
 	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: rerun built"
 done
-echo "nsga2 and surrogate: 40 distinct configurations each, rerun from the journal"
+# Without racing: 40 distinct configurations, each with layout seed 0.
+for strat in nsga2 norace; do
+	n=$(ids "$TMPDIR/$strat" | wc -l)
+	[ "$n" -eq 40 ] || fail "$strat: $n configurations, want 40"
+	grep -q "^study srch: 40 configurations x 1 layout seed;" "$TMPDIR/$strat.out" || fail "$strat: summary"
+done
+# Racing: fewer configurations, the ones proposed again with layout seeds
+# 0, 1, ... in turn, said in the summary.
+n=$(ids "$TMPDIR/surrogate" | wc -l)
+again=$(builds "$TMPDIR/surrogate" | grep -c ':[1-9]' || true)
+[ "$n" -lt 40 ] && [ $((n + again)) -eq 40 ] ||
+	fail "surrogate: $n configurations and $again builds with layout seed > 0, want 40 in all"
+for c in $(ids "$TMPDIR/surrogate"); do
+	seeds=$(builds "$TMPDIR/surrogate" | grep "^$c:" | cut -d: -f2 | sort -n | tr '\n' ' ')
+	[ "$seeds" = "$(seq 0 $(($(echo $seeds | wc -w) - 1)) | tr '\n' ' ')" ] ||
+		fail "surrogate: configuration $c has layout seeds $seeds"
+done
+r=$(ids "$TMPDIR/surrogate" | while read -r c; do builds "$TMPDIR/surrogate" | grep -c "^$c:"; done |
+	grep -cv '^1$' || true)
+grep -q "^study srch: $n configurations x 1 layout seed ($r proposed again by the search, with more);" \
+	"$TMPDIR/surrogate.out" || fail "surrogate: summary: $(head -1 "$TMPDIR/surrogate.out")"
+# --no-race on the command line is search.race: false.
+"$TUNER" run -q -j 2 --no-race --results "$TMPDIR/norace2" "$repo/surrogate.yaml" >/dev/null ||
+	fail "--no-race run failed"
+[ "$(builds "$TMPDIR/norace2")" = "$(builds "$TMPDIR/norace")" ] || fail "--no-race differs from race: false"
+echo "nsga2 and surrogate without racing: 40 distinct configurations each; the surrogate raced: $n configurations, $again measured again; reruns from the journal"
 
 # What the surrogate's model says matters: -fa speeds up (truth +3%),
 # -O3 grows the code (truth +20%).
@@ -86,7 +118,7 @@ grep -qE "^tuner: note: search surrogate, what matters to size: .*-O3 \+[0-9.]+%
 
 # The surrogate learns: on this truth -fa is good for speed, so most of
 # what it proposes after its first batch (22 configurations) has it.
-after=$(grep '"type":"build"' "$TMPDIR/surrogate/journal.jsonl" | tail -n 18 |
+after=$(grep '"type":"build"' "$TMPDIR/norace/journal.jsonl" | tail -n 18 |
 	grep -c -- '-fa' || true)
 [ "$after" -ge 12 ] || fail "surrogate: only $after of its last 18 proposals have -fa"
 
@@ -114,8 +146,8 @@ before=$(count_records "$res/journal.jsonl" measure)
 [ "$before" -ge 27 ] && [ "$before" -lt 40 ] || fail "killed after $before measurements, want 27..39"
 "$TUNER" run -q -j 2 --results "$res" "$repo/surrogate.yaml" >"$TMPDIR/resumed.out" ||
 	fail "resume failed"
-[ "$(ids "$res")" = "$(ids "$TMPDIR/surrogate")" ] ||
-	fail "the resumed search proposed other configurations: $(diff <(ids "$res") <(ids "$TMPDIR/surrogate") | head)"
+[ "$(builds "$res")" = "$(builds "$TMPDIR/surrogate")" ] ||
+	fail "the resumed search proposed other builds: $(diff <(builds "$res") <(builds "$TMPDIR/surrogate") | head)"
 dups=$(grep '"type":"measure"' "$res/journal.jsonl" | sed -E 's/.*"key":"([0-9a-f]+)".*/\1/' | sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice after the resume: $dups"
 echo "killed after $before of 40 measurements; the resumed search proposed the same 40"

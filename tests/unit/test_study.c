@@ -98,7 +98,7 @@ static void test_study__good_roundtrip(void **state)
 		"  - {name: throughput, unit: Mbit/s, goal: max, limit: 90.5}\n"
 		"  - {name: size, unit: bytes, goal: min, limit: 4194304}\n"
 		"  - {name: latency, goal: min, from: measure, parser: \"json:a.b[0]\"}\n"
-		"search: {strategy: surrogate, budget: 96, seed: 42, time: 1h30m}\n"
+		"search: {strategy: surrogate, budget: 96, seed: 42, time: 1h30m, race: off}\n"
 		"layout: {samples: 3}\n";
 	struct study s;
 	char *path = write_yaml("full.yaml", yaml);
@@ -174,6 +174,7 @@ static void test_study__good_roundtrip(void **state)
 	assert_int_equal(s.budget, 96);
 	assert_int_equal(s.seed, 42);
 	assert_true(s.time == 5400);
+	assert_int_equal(s.race, 0);
 	assert_int_equal(s.layout_samples, 3);
 
 	study_release(&s);
@@ -211,6 +212,7 @@ static void test_study__defaults(void **state)
 	assert_string_equal(s.strategy, "exhaustive");
 	assert_int_equal(s.budget, 0);
 	assert_int_equal(s.seed, 1);
+	assert_int_equal(s.race, 1);
 	assert_int_equal(s.layout_samples, 1);
 	/* Builds with the same code are measured once; every build is made. */
 	assert_int_equal(s.share_same_code, 1);
@@ -531,6 +533,7 @@ static void test_study__search_and_layout(void **state)
 		     "'search.time' is a duration such as 8h, 90m, 1h30m or 600 (seconds)");
 	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: 1h30}\n", "7:16", "'search.time' is a duration");
 	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: 0}\n", "7:16", "more than 0");
+	expect_error(L1 L2 L3 L4 L5 L6 "search: {race: maybe}\n", "7:16", "search.race");
 	expect_error(L1 L2 L3 L4 L5 L6 "search: {time: [1]}\n", "7:16", "'search.time' is a duration");
 	expect_error(L1 L2 L3 L4 L5 L6 "layout: {samples: 0}\n", "7:19",
 		     "'layout.samples' must be a positive integer, not '0'");

@@ -32,6 +32,9 @@ const char run_usage[] =
 	"      --time T       start no new batch of the search after T (8h, 90m,\n"
 	"                     1h30m, 600 seconds); the batch under way is finished\n"
 	"      --seed N       seed of the search strategy (default: the study's)\n"
+	"      --race, --no-race  whether a learning strategy may propose a\n"
+	"                     configuration again, to build it with more layout\n"
+	"                     seeds (default: the study's search.race, true)\n"
 	"      --dirty        build the work tree with its uncommitted changes\n"
 	"                     (default: the committed revision only)\n"
 	"      --results DIR  where results go (default: results/<study>)\n"
@@ -194,6 +197,17 @@ static void print_shares(const struct run_result *res, const char *li)
 	strbuf_release(&same);
 }
 
+/* The configurations a search proposed again, built with more than the
+ * study's layout seeds (run_search()'s racing). */
+static size_t remeasured(const struct study *s, const struct run_result *res)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < res->nconfigs; c++)
+		n += res->configs[c].nbuilds > s->layout_samples;
+	return n;
+}
+
 /* The run's summary and the Pareto set as text or Markdown. */
 static void print_run(const struct study *s, const struct run_result *res, int all,
 		      enum outfmt fmt)
@@ -205,9 +219,11 @@ static void print_run(const struct study *s, const struct run_result *res, int a
 		printf("### tuner run: study %s\n\n- ", s->name);
 	else
 		printf("study %s: ", s->name);
-	printf("%zu configuration%s x %u layout seed%s; source %.12s%s\n", res->nconfigs,
-	       numfmt_s(res->nconfigs), s->layout_samples, numfmt_s(s->layout_samples),
-	       res->commit, res->dirty ? " (dirty)" : "");
+	printf("%zu configuration%s x %u layout seed%s", res->nconfigs, numfmt_s(res->nconfigs),
+	       s->layout_samples, numfmt_s(s->layout_samples));
+	if (remeasured(s, res))
+		printf(" (%zu proposed again by the search, with more)", remeasured(s, res));
+	printf("; source %.12s%s\n", res->commit, res->dirty ? " (dirty)" : "");
 	printf("%sbuilds: %lu new (%lu failed), ", li, res->builds_done, res->builds_failed);
 	if (res->builds_skipped)
 		printf("%lu not needed, ", res->builds_skipped);
@@ -241,6 +257,7 @@ static void print_run_json(const struct study *s, const struct run_result *res)
 	json_object_set_new(run, "results", json_string(res->results_dir));
 	json_object_set_new(run, "interrupted", json_boolean(res->interrupted));
 	json_object_set_new(run, "layout_seeds", json_integer(s->layout_samples));
+	json_object_set_new(run, "remeasured", json_integer((json_int_t)remeasured(s, res)));
 	json_object_set_new(run, "builds_new", json_integer((json_int_t)res->builds_done));
 	json_object_set_new(run, "builds_failed", json_integer((json_int_t)res->builds_failed));
 	json_object_set_new(run, "builds_not_needed", json_integer((json_int_t)res->builds_skipped));
@@ -340,13 +357,15 @@ static int run_and_report(const struct study *s, const struct run_opts *opts, in
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_BUDGET = 256, OPT_SEED, OPT_DIRTY, OPT_RESULTS, OPT_ALL, OPT_STATS, OPT_RETRY,
-	       OPT_FORMAT, OPT_TIME, OPT_STRATEGY };
+	       OPT_FORMAT, OPT_TIME, OPT_STRATEGY, OPT_RACE, OPT_NO_RACE };
 	static const struct option longopts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "budget", required_argument, NULL, OPT_BUDGET },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "strategy", required_argument, NULL, OPT_STRATEGY },
+		{ "race", no_argument, NULL, OPT_RACE },
+		{ "no-race", no_argument, NULL, OPT_NO_RACE },
 		{ "dirty", no_argument, NULL, OPT_DIRTY },
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "all", no_argument, NULL, OPT_ALL },
@@ -403,6 +422,11 @@ int cmd_run(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			opts.has_time = 1;
+			break;
+		case OPT_RACE:
+		case OPT_NO_RACE:
+			opts.has_race = 1;
+			opts.race = c == OPT_RACE;
 			break;
 		case OPT_DIRTY:
 			opts.dirty = 1;

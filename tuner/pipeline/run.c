@@ -293,6 +293,8 @@ out:
 		lab_stop(&ctx);
 	free(ctx.race_runs);
 	free(ctx.race_verdict);
+	free(ctx.cfg_first);
+	free(ctx.cfg_units);
 	journal_close(ctx.j);
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		gitsrc_release(&ctx.srcs[r]);

@@ -107,7 +107,7 @@ static struct samples *gather(struct run_ctx *ctx, struct unit *units, size_t nc
 			      const unsigned *runs, struct run_block *blk)
 {
 	const struct study *s = ctx->s;
-	size_t L = s->layout_samples, m = s->nobjectives;
+	size_t m = s->nobjectives;
 	struct samples *b = xcalloc(nconfigs * m + 1, sizeof(*b));
 	struct run_block own;
 
@@ -116,8 +116,9 @@ static struct samples *gather(struct run_ctx *ctx, struct unit *units, size_t nc
 	run_block(blk, ctx, units, nconfigs, runs);
 	for (size_t c = 0; c < nconfigs; c++)
 		for (size_t i = 0; i < m; i++)
-			for (size_t k = 0; k < L; k++)
-				collect(&b[c * m + i], ctx, &units[c * L + k], &s->objectives[i],
+			for (size_t k = 0; k < ctx->cfg_units[c]; k++)
+				collect(&b[c * m + i], ctx, &units[ctx->cfg_first[c] + k],
+					&s->objectives[i],
 					runs ? runs[c] : UINT_MAX,
 					blk->adjusted[i] ? &blk->shift[i * s->ntestbeds] : NULL);
 	if (blk == &own)
@@ -135,9 +136,10 @@ static void samples_free(struct samples *b, size_t n)
 }
 
 /* The front of values (NaN rows: infeasible) over samples b. */
-static size_t front_of(struct pareto_verdict *out, int *noisy, const struct study *s,
+static size_t front_of(struct pareto_verdict *out, int *noisy, const struct run_ctx *ctx,
 		       const double *values, const struct samples *b, size_t nconfigs)
 {
+	const struct study *s = ctx->s;
 	size_t m = s->nobjectives;
 	struct pareto_obj *po = xcalloc(m ? m : 1, sizeof(*po));
 	struct pareto_samples *ps = xcalloc(nconfigs * m + 1, sizeof(*ps));
@@ -153,7 +155,8 @@ static size_t front_of(struct pareto_verdict *out, int *noisy, const struct stud
 	}
 	for (size_t q = 0; q < nconfigs * m; q++) {
 		ps[q].x = b[q].x;
-		ps[q].cluster = s->layout_samples > 1 ? b[q].cl : NULL;
+		/* Compared by layout-seed means where it has several. */
+		ps[q].cluster = ctx->cfg_units[q / m] > 1 ? b[q].cl : NULL;
 		ps[q].n = b[q].n;
 	}
 	nfront = pareto_front_noisy(out, noisy, values, ps, nconfigs, po, m, RUN_LEVEL);
@@ -176,7 +179,7 @@ size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
 		stats_summarize(&sm, b[q].x, b[q].n);
 		values[q] = skip && skip[q / m] ? NAN : sm.trimmed_mean;
 	}
-	nfront = front_of(out, noisy, ctx->s, values, b, nconfigs);
+	nfront = front_of(out, noisy, ctx, values, b, nconfigs);
 	samples_free(b, nconfigs * m);
 	free(values);
 	return nfront;
@@ -232,8 +235,7 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		   struct unit *units, size_t nunits)
 {
 	const struct study *s = ctx->s;
-	size_t L = s->layout_samples, m = s->nobjectives;
-	size_t nc = nunits / L;
+	size_t m = s->nobjectives, nc = ctx->nconfigs;
 	struct samples *b = gather(ctx, units, nc, NULL, &out->block);
 	double *matrix = xcalloc(nc * m + 1, sizeof(*matrix));
 	struct pareto_verdict *v = xcalloc(nc + 1, sizeof(*v));
@@ -244,7 +246,8 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 	out->noisy = xcalloc(m ? m : 1, sizeof(*out->noisy));
 	for (size_t c = 0; c < nc; c++) {
 		struct config_result *cr = &out->configs[c];
-		struct unit *first = &units[c * L];
+		struct unit *first = &units[ctx->cfg_first[c]];
+		size_t L = ctx->cfg_units[c];
 
 		memcpy(cr->id, first->cfg.id, sizeof(cr->id));
 		memcpy(cr->commit, first->src->commit, sizeof(cr->commit));
@@ -278,7 +281,7 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 				memcpy(cr->same_code_as, lead->cfg.id, sizeof(cr->same_code_as));
 		}
 	}
-	front_of(v, out->noisy, s, matrix, b, nc);
+	front_of(v, out->noisy, ctx, matrix, b, nc);
 	for (size_t c = 0; c < nc; c++) {
 		struct config_result *cr = &out->configs[c];
 		/*

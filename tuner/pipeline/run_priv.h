@@ -140,6 +140,12 @@ struct run_ctx {
 	pthread_mutex_t err_lock;
 	struct unit *units; /* all of the run's, nunits of them */
 	size_t nunits;
+	/* The configurations, in order (run_plan()): configuration c's builds
+	 * are units[cfg_first[c] .. cfg_first[c] + cfg_units[c]), its layout
+	 * seeds 0, 1, ... in turn: layout.samples of them, times the times a
+	 * search proposed it (run_plan_rounds()). max_units: the most any
+	 * configuration has. */
+	size_t nconfigs, *cfg_first, *cfg_units, max_units;
 	size_t twins;       /* units measured as another (share()); main thread */
 	/* build.equivalent: skip: the predictions units refer to */
 	struct prediction *preds;
@@ -203,9 +209,19 @@ void run_status(const struct run_reporter *rep, const char *text, int force);
 
 /* Plans the units: configurations from the strategy, times source
  * revisions, times layout seeds, one unit per distinct build key
- * (*out malloced, the caller frees each unit's fields and it). */
+ * (*out malloced, the caller frees each unit's fields and it), and sets
+ * ctx->nconfigs, cfg_first, cfg_units (malloced; the caller frees them)
+ * and max_units. */
 int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx, const struct run_opts *opts,
 	     const char *compiler, const char *builds_root);
+/*
+ * Which time each of picks[0 .. n) (rows of nd value indices) is proposed:
+ * round[i] = how many of picks[0 .. i) are the same pick. A pick's round r
+ * is built with layout seeds r * layout.samples .. (r + 1) *
+ * layout.samples - 1 (run_plan()), and is observed on those alone
+ * (run_search()). round: n, the caller's.
+ */
+void run_plan_rounds(unsigned *round, const size_t *picks, size_t n, size_t nd);
 /* What two units must share to build alike but for their flags: their
  * source revision and layout seed, as one number. */
 unsigned long run_unit_group(const struct run_ctx *ctx, const struct unit *u);

@@ -82,7 +82,7 @@ static void show_progress(const struct run_reporter *p, struct run_ctx *ctx, siz
 struct sched {
 	struct run_ctx *ctx;
 	struct unit *units;
-	size_t nunits, nconfigs, L;
+	size_t nunits, nconfigs;
 	const struct run_reporter *prog;
 	double start;
 	struct unit **last;   /* per testbed: the unit measured last */
@@ -244,8 +244,8 @@ static size_t queue_pass(struct sched *sc, size_t t, unsigned upto, const int *r
 	for (size_t c = 0; c < sc->nconfigs; c++) {
 		if (racing && !racing[c])
 			continue;
-		for (size_t k = 0; k < sc->L; k++) {
-			struct unit *u = &sc->units[c * sc->L + k];
+		for (size_t k = 0; k < sc->ctx->cfg_units[c]; k++) {
+			struct unit *u = &sc->units[sc->ctx->cfg_first[c] + k];
 			if (!unit_ok(u) || !u->lead)
 				continue;
 			u = u->lead;
@@ -337,8 +337,8 @@ static int *race_entrants(struct sched *sc)
 
 	for (size_t c = 0; c < sc->nconfigs; c++) {
 		racing[c] = 1;
-		for (size_t k = 0; k < sc->L && racing[c]; k++) {
-			struct unit *u = &sc->units[c * sc->L + k];
+		for (size_t k = 0; k < sc->ctx->cfg_units[c] && racing[c]; k++) {
+			struct unit *u = &sc->units[sc->ctx->cfg_first[c] + k];
 			racing[c] = unit_ok(u) && run_measures_complete(u);
 		}
 	}
@@ -385,8 +385,8 @@ static void race(struct sched *sc, struct run_result *out)
 		if (!left || k >= s->repeats_max || stopping(ctx))
 			break;
 		for (size_t c = 0; c < nc; c++)
-			for (size_t q = 0; q < sc->L * T && racing[c]; q++) {
-				struct unit *u = &sc->units[c * sc->L + q / T];
+			for (size_t q = 0; q < ctx->cfg_units[c] * T && racing[c]; q++) {
+				struct unit *u = &sc->units[ctx->cfg_first[c] + q / T];
 				if (u->next[q % T] > k)
 					atomic_fetch_add(&ctx->measures_cached, 1);
 			}
@@ -404,8 +404,9 @@ static void race(struct sched *sc, struct run_result *out)
 		if (racing[c])
 			ctx->race_verdict[c] = stopping(ctx) ? "stopped" : "max";
 		if (!skip[c]) {
-			out->race_measures += (unsigned long)ctx->race_runs[c] * sc->L * T;
-			out->race_full += (unsigned long)s->repeats_max * sc->L * T;
+			out->race_measures += (unsigned long)ctx->race_runs[c] *
+					      ctx->cfg_units[c] * T;
+			out->race_full += (unsigned long)s->repeats_max * ctx->cfg_units[c] * T;
 		}
 	}
 	free(racing);
@@ -427,8 +428,7 @@ void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_
 	sc.ctx = ctx;
 	sc.units = ctx->units;
 	sc.nunits = ctx->nunits;
-	sc.L = s->layout_samples;
-	sc.nconfigs = ctx->nunits / sc.L;
+	sc.nconfigs = ctx->nconfigs;
 	sc.prog = rep;
 	sc.start = start;
 	sc.last = xcalloc(study_slots(ctx->s), sizeof(*sc.last));

@@ -57,20 +57,43 @@ static const struct config_result *find_result(const struct study *s,
 	return found;
 }
 
-/* Fills the trail's entries from..n from the run's results. */
+/* The summary of the samples of round r of a configuration (its layout
+ * seeds r * L .. (r + 1) * L - 1, run_plan_rounds()). */
+static void round_summary(struct summary *out, const struct run_samples *sm, unsigned r,
+			  unsigned L)
+{
+	double *x = xcalloc(sm->n + 1, sizeof(*x));
+	size_t n = 0;
+
+	for (size_t i = 0; i < sm->n; i++)
+		if (sm->layout_seed[i] / L == r)
+			x[n++] = sm->x[i];
+	stats_summarize(out, x, n);
+	free(x);
+}
+
+/* Fills the trail's entries from..n from the run's results: each
+ * proposal's own round of its configuration's builds. */
 static void observe(struct strategy_trail *t, size_t from, const struct study *s,
 		    const struct run_result *r)
 {
+	unsigned *round = xcalloc(t->n + 1, sizeof(*round));
+
+	run_plan_rounds(round, t->picks, t->n, t->ndims);
 	for (size_t i = from; i < t->n; i++) {
 		const struct config_result *cr = find_result(s, r, t->picks + i * t->ndims);
 
 		t->failed[i] = !cr || strcmp(cr->status, "ok");
 		for (size_t k = 0; cr && !t->failed[i] && k < t->nobjs; k++) {
-			t->value[i * t->nobjs + k] = cr->value[k];
-			t->se[i * t->nobjs + k] = cr->obj[k].n >= 2
-				? cr->obj[k].stddev / sqrt((double)cr->obj[k].n) : 0;
+			struct summary sm;
+
+			round_summary(&sm, &cr->samples[k], round[i], s->layout_samples);
+			t->failed[i] = !sm.n;
+			t->value[i * t->nobjs + k] = sm.trimmed_mean;
+			t->se[i * t->nobjs + k] = sm.n >= 2 ? sm.stddev / sqrt((double)sm.n) : 0;
 		}
 	}
+	free(round);
 }
 
 void run_study_objs(struct pareto_obj *objs, const struct study *s)
@@ -121,10 +144,9 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 	prob.nobjs = s->nobjectives;
 	prob.budget = opts->has_budget ? opts->budget : s->budget;
 	prob.seed = opts->has_seed ? opts->seed : s->seed;
-	/* A configuration's further measurements are the measurement
-	 * layer's (layout.samples, measure.repeats): a strategy cannot yet
-	 * ask for another layout seed of one (docs/search.md). */
-	prob.repeats = 0;
+	/* A proposal that repeats an earlier one is built with
+	 * layout.samples more layout seeds (run_plan()). */
+	prob.repeats = opts->has_race ? opts->race : s->race;
 	/* Bad input fails before the strategy starts. */
 	if (study_check_plan(s, prob.budget, 1) < 0) {
 		free(objs);

@@ -104,7 +104,7 @@ void run_block(struct run_block *out, struct run_ctx *ctx, struct unit *units,
 	       size_t nconfigs, const unsigned *runs)
 {
 	const struct study *s = ctx->s;
-	size_t m = s->nobjectives, T = s->ntestbeds, L = s->layout_samples;
+	size_t m = s->nobjectives, T = s->ntestbeds;
 
 	memset(out, 0, sizeof(*out));
 	out->nobjectives = m;
@@ -121,8 +121,8 @@ void run_block(struct run_block *out, struct run_ctx *ctx, struct unit *units,
 			continue;
 		per = xcalloc(nconfigs + 1, sizeof(*per));
 		for (size_t c = 0; c < nconfigs; c++)
-			for (size_t k = 0; k < L; k++)
-				run_each_sample(ctx, &units[c * L + k], &s->objectives[o],
+			for (size_t k = 0; k < ctx->cfg_units[c]; k++)
+				run_each_sample(ctx, &units[ctx->cfg_first[c] + k], &s->objectives[o],
 						runs ? runs[c] : UINT_MAX, add_log, &per[c]);
 		block_objective(out, o, per, nconfigs);
 		for (size_t c = 0; c < nconfigs; c++) {

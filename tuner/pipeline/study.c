@@ -28,7 +28,8 @@ static const char *const source_keys[] = { "repo", "rev", "path", NULL };
 static const char *const objective_keys[] = {
 	"name", "unit", "goal", "limit", "from", "parser", NULL
 };
-static const char *const search_keys[] = { "strategy", "budget", "seed", "time", NULL };
+static const char *const search_keys[] = { "strategy", "budget", "seed", "time", "race", NULL };
+static const char *const booleans[] = { "false", "true", "off", "on", "no", "yes", NULL };
 static const char *const layout_keys[] = { "samples", NULL };
 
 int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
@@ -319,6 +320,14 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 		  s->time <= 0))
 		return study_err(ld, v, "'search.time' is a duration such as 8h, 90m, 1h30m or "
 				 "600 (seconds), more than 0");
+	v = ynode_get(n, "race");
+	if (v) {
+		int i;
+
+		if (ynode_choice(&i, ld->path, v, "search.race", booleans) < 0)
+			return -1;
+		s->race = i % 2;
+	}
 	return 0;
 }
 
@@ -466,6 +475,7 @@ static void study_init(struct study *s, const char *path)
 	s->repeats_min = s->repeats_max = 1;
 	s->strategy = xstrdup("exhaustive");
 	s->seed = 1;
+	s->race = 1;
 	s->layout_samples = 1;
 	s->lab.mode = LAB_SPLIT;
 	s->lab.order = LAB_ROUNDS;
