@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for strategy: hypervolume, ranks, and the ask/tell strategies
  * (budgets, distinct proposals, determinism and replay, hard limits,
- * failures, large spaces) on a synthetic oracle. */
+ * failures, large spaces) on a synthetic oracle; the surrogate's first
+ * proposal (the baseline) and its screening when the dimensions outnumber
+ * the observations. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -447,6 +449,131 @@ static void test_strategy__large_space(void **state)
 	space_release(&s);
 }
 
+/* The surrogate's first proposal is the baseline (every dimension at its
+ * first value), on a small space and on 2^40 configurations, whatever the
+ * seed and budget; the first batch's columns stay balanced on the large
+ * space (each value within one of its share). */
+static void test_strategy__baseline_first(void **state)
+{
+	const struct strategy_ops *ops = strategy_find("surrogate");
+	struct space small = SPACE_INIT, large = SPACE_INIT;
+	size_t nv[40];
+
+	(void)state;
+	for (size_t d = 0; d < 40; d++)
+		nv[d] = 2;
+	make_space(&small, nvals, ND);
+	make_space(&large, nv, 40);
+	for (int l = 0; l < 2; l++) {
+		const struct space *s = l ? &large : &small;
+		size_t nd = s->ndims, *batch = xcalloc(STRATEGY_MAX_BATCH * nd, sizeof(*batch));
+
+		for (uint64_t seed = 1; seed <= 6; seed++)
+			for (uint64_t budget = 9; budget <= 400; budget += 97) {
+				struct strategy_problem p = { s, objs2, 2, budget, seed, 0 };
+				void *st;
+				long k;
+
+				assert_int_equal(ops->init(&st, &p), 0);
+				k = ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0);
+				assert_true(k >= 3);
+				for (size_t d = 0; d < nd; d++)
+					assert_int_equal(batch[d], 0);
+				for (size_t d = 0; l && d < nd; d++) {
+					size_t ones = 0;
+
+					for (long i = 0; i < k; i++)
+						ones += batch[i * nd + d];
+					assert_true(ones >= (size_t)k / 2 && ones <= ((size_t)k + 1) / 2);
+				}
+				ops->free(st);
+			}
+		free(batch);
+	}
+	space_release(&small);
+	space_release(&large);
+}
+
+/* ---- Screening when the dimensions outnumber the observations ---- */
+
+#define NWIDE 178
+static const size_t wide_real[3] = { 17, 90, 151 };
+static const double wide_effect[3] = { 0.08, -0.05, 0.03 };
+
+/* A study of NWIDE on/off switches, one objective (throughput, log-additive:
+ * the wide_real switches change it by wide_effect, the rest do nothing,
+ * noise 1%): the surrogate's own 60 proposals, then what it says matters.
+ * Into *flagged how many dimensions it says matter, into *found how many
+ * of the real ones are among them. */
+static void wide_screen(uint64_t seed, size_t *flagged, size_t *found)
+{
+	const struct strategy_ops *ops = strategy_find("surrogate");
+	static const struct pareto_obj tp[] = { { 1, 0, 0, 0 } };
+	static const char *const names[] = { "throughput" };
+	struct space s = SPACE_INIT;
+	struct strategy_problem p = { &s, tp, 1, 60, seed, 0 };
+	struct strategy_trail t;
+	size_t nv[NWIDE], *batch = xcalloc(STRATEGY_MAX_BATCH * NWIDE, sizeof(*batch));
+	struct rng r;
+	char *text, *at;
+	void *st;
+	long k;
+
+	for (size_t d = 0; d < NWIDE; d++)
+		nv[d] = 2;
+	make_space(&s, nv, NWIDE);
+	rng_seed(&r, seed * 31);
+	strategy_trail_init(&t, NWIDE, 1);
+	assert_int_equal(ops->init(&st, &p), 0);
+	while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n)) > 0)
+		for (long i = 0; i < k; i++) {
+			size_t a = strategy_trail_add(&t, batch + i * NWIDE);
+			double lt = log(500), z;
+
+			for (size_t j = 0; j < 3; j++)
+				lt += wide_effect[j] * (double)batch[i * NWIDE + wide_real[j]];
+			z = sqrt(-2 * log(1 - rng_double(&r))) * cos(2 * M_PI * rng_double(&r));
+			t.value[a] = exp(lt + 0.01 * z);
+		}
+	assert_int_equal(t.n, 60);
+	text = ops->describe(st, names, strategy_trail_obs(&t), t.n);
+	assert_non_null(text);
+	print_message("seed %llu: %s\n", (unsigned long long)seed, text);
+	at = strstr(text, " dimensions matter");
+	assert_non_null(at);
+	while (at > text && at[-1] != '(')
+		at--;
+	assert_int_equal(sscanf(at, "%zu of", flagged), 1);
+	*found = 0;
+	for (size_t j = 0; j < 3; j++) {
+		char flag[32];
+
+		snprintf(flag, sizeof(flag), "-fd%zuv1 ", wide_real[j]);
+		*found += strstr(text, flag) != NULL;
+	}
+	free(text);
+	ops->free(st);
+	strategy_trail_release(&t);
+	space_release(&s);
+	free(batch);
+}
+
+/* 178 switches, 3 of which matter, 60 observations: the screening names
+ * the 3 and few others (by chance, at most 10 in all). */
+static void test_strategy__screening_wide(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		size_t flagged, found;
+
+		wide_screen(seed, &flagged, &found);
+		print_message("seed %llu: %zu of %d dimensions matter, %zu of the 3 real ones\n",
+			      (unsigned long long)seed, flagged, NWIDE, found);
+		assert_int_equal(found, 3);
+		assert_true(flagged <= 10);
+	}
+}
+
 static void test_strategy__names(void **state)
 {
 	(void)state;
@@ -472,6 +599,8 @@ int main(void)
 		cmocka_unit_test(test_strategy__large_space),
 		cmocka_unit_test(test_strategy__names),
 		cmocka_unit_test(test_strategy__race),
+		cmocka_unit_test(test_strategy__baseline_first),
+		cmocka_unit_test(test_strategy__screening_wide),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
