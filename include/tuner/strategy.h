@@ -9,14 +9,16 @@
  *              2002) on categorical dimensions: tournament on rank and
  *              crowding, uniform crossover, one-value mutation, Deb's
  *              constraint domination for hard limits (nsga2.c)
- *   surrogate  tuner's model-based strategy (surrogate.c, docs/search.md):
- *              a balanced initial design, then per objective a sparse
+ *   surrogate  tuner's model-based strategy (surrogate.c, its model in
+ *              surrogate_model.c; docs/search.md): a balanced initial
+ *              design with the baseline first, then per objective a sparse
  *              additive model of the log values (main effects, flags
- *              screened, interactions only among the flags that matter)
+ *              screened against a permutation null, interactions only
+ *              among the flags that matter)
  *              with a bootstrap ensemble for its uncertainty; proposals by
  *              Monte Carlo expected hypervolume improvement times the
  *              probability of meeting the hard limits, a batch at a time;
- *              with repeats allowed, up to a quarter of a batch measures
+ *              with repeats allowed, up to half of a batch measures
  *              again configurations whose place on the front may be luck
  *
  * The contract that makes a run resumable (docs/search.md): a strategy's
