@@ -10,12 +10,12 @@
  *              crowding, uniform crossover, one-value mutation, Deb's
  *              constraint domination for hard limits (nsga2.c)
  *   surrogate  tuner's model-based strategy (surrogate.c, its model in
- *              surrogate_model.c; docs/search.md): a balanced initial
- *              design with the baseline first, then per objective a sparse
- *              additive model of the log values (main effects, flags
- *              screened against a permutation null, interactions only
- *              among the flags that matter)
- *              with a bootstrap ensemble for its uncertainty; proposals by
+ *              surrogate_model.c and surrogate_screen.c; docs/search.md):
+ *              a balanced initial design with the baseline first, then
+ *              per objective a sparse additive model of the log values
+ *              (main effects, flags screened against a permutation null,
+ *              interactions only among the flags that matter) with a
+ *              bootstrap ensemble for its uncertainty; proposals by
  *              Monte Carlo expected hypervolume improvement times the
  *              probability of meeting the hard limits, a batch at a time;
  *              with repeats allowed, up to half of a batch measures

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* strategy_priv: what the strategies (strategy.c, nsga2.c, surrogate.c and surrogate_model.c) share. Not installed. */
+/* strategy_priv: what the strategies (strategy.c, nsga2.c, surrogate*.c) share. Not installed. */
 #ifndef TUNER_STRATEGY_PRIV_H
 #define TUNER_STRATEGY_PRIV_H
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * surrogate_priv: the surrogate strategy's model (surrogate_model.c), for
+ * surrogate_priv: the surrogate strategy's model (surrogate_model.c and
+ * surrogate_screen.c), for
  * the strategy itself (surrogate.c). Not installed. Every function is
  * pure: what it allocates it says who frees, its randomness comes from
  * the caller's RNG.
@@ -52,6 +53,15 @@ size_t main_params(const struct space *s);
  * with free(). */
 void main_terms(struct term **out, size_t *n, const struct space *s);
 
+/* The ridge penalty of every fit (on every column but an intercept). */
+#define RIDGE 0.5
+
+/* Cholesky factor of a (p x p, symmetric positive definite) in place: its
+ * lower triangle becomes L (a = L L'). 0, or -1 when not positive definite. */
+int chol_factor(double *a, size_t p);
+/* Solves L L' x = b with chol_factor()'s L; b becomes x. */
+void chol_apply(const double *l, double *b, size_t p);
+
 /* Weighted ridge fit (penalty RIDGE on every column but the intercept)
  * of t[0..n) on the terms at the picks obs[rows[i]].pick, weights w[0..n);
  * beta: 1 + nterms, the caller's. All zero when the system is singular. */
@@ -72,6 +82,14 @@ size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, si
  * matter. Draws from r. Caller releases mdl with model_release(). */
 void model_fit(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
 	       const size_t *rows, size_t nrows, struct rng *r);
+/* The screening (surrogate_screen.c): for every objective (targets t, n
+ * rows of nobjs, on the observations rows[0..n)) how clearly each
+ * dimension matters, into mdl->clear (nobjs x ndims: its statistic over
+ * the null's threshold; above 1: it matters), mdl->matters and mdl->score
+ * (ndims), which it allocates (model_release() frees them). Fewer than 3
+ * observations tell nothing. Draws from r. */
+void model_screen(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
+		  const size_t *rows, size_t n, const double *t, struct rng *r);
 /* Frees what mdl holds and zeroes it. */
 void model_release(struct model *mdl);
 
