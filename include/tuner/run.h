@@ -261,6 +261,14 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
  * what the strategies are given. */
 struct pareto_obj;
 void run_study_objs(struct pareto_obj *objs, const struct study *s);
+/* What strategy ops (state st) learnt from the trail of a search of study
+ * s, one line per objective ("speed: -fa +3.1%, ..."), or NULL when it has
+ * nothing to say (no describe, nothing proposed). Caller frees with
+ * free(). */
+struct strategy_ops;
+struct strategy_trail;
+char *run_search_describe(const struct strategy_ops *ops, void *st, const struct study *s,
+			  struct strategy_trail *trail);
 
 /* The log of testbed's lifecycle (deploy, ready, reboot, recover) in a
  * results directory: <results>/testbeds/<testbed>.log. Caller frees. */

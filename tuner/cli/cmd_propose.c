@@ -238,17 +238,12 @@ int cmd_propose(int argc, char **argv)
 	}
 	printf("done\n");
 	fflush(stdout);
-	if (!quiet && ops->describe) {
-		const char **names = xcalloc(s.nobjectives + 1, sizeof(*names));
-		char *text;
+	if (!quiet) {
+		char *text = run_search_describe(ops, st, &s, &trail), *l, *save = NULL;
 
-		for (size_t k = 0; k < s.nobjectives; k++)
-			names[k] = s.objectives[k].name;
-		text = ops->describe(st, names, strategy_trail_obs(&trail), trail.n);
-		if (text)
-			fprintf(stderr, "tuner: propose %s, what matters to %s\n", ops->name, text);
+		for (l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
+			fprintf(stderr, "tuner: propose %s, what matters to %s\n", ops->name, l);
 		free(text);
-		free(names);
 	}
 out:
 	if (st)

@@ -145,14 +145,9 @@ static size_t front_of(struct pareto_verdict *out, int *noisy, const struct run_
 	struct pareto_samples *ps = xcalloc(nconfigs * m + 1, sizeof(*ps));
 	size_t nfront;
 
-	for (size_t i = 0; i < m; i++) {
-		po[i].maximize = s->objectives[i].maximize;
-		po[i].has_limit = s->objectives[i].has_limit;
-		po[i].limit = s->objectives[i].limit;
-		/* A size is known exactly; its spread over layout seeds is
-		 * the layouts', not noise. */
-		po[i].exact = s->objectives[i].from_size;
-	}
+	/* A size is known exactly; its spread over layout seeds is the
+	 * layouts', not noise. */
+	run_study_objs(po, s);
 	for (size_t q = 0; q < nconfigs * m; q++) {
 		ps[q].x = b[q].x;
 		/* Compared by layout-seed means where it has several. */

@@ -106,6 +106,22 @@ void run_study_objs(struct pareto_obj *objs, const struct study *s)
 	}
 }
 
+char *run_search_describe(const struct strategy_ops *ops, void *st, const struct study *s,
+			  struct strategy_trail *trail)
+{
+	const char **names;
+	char *text;
+
+	if (!ops->describe || !trail->n)
+		return NULL;
+	names = xcalloc(s->nobjectives + 1, sizeof(*names));
+	for (size_t k = 0; k < s->nobjectives; k++)
+		names[k] = s->objectives[k].name;
+	text = ops->describe(st, names, strategy_trail_obs(trail), trail->n);
+	free(names);
+	return text;
+}
+
 int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts)
 {
 	const struct strategy_ops *ops = strategy_find(s->strategy);
@@ -244,19 +260,14 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		run_note(opts->report, "note: search %s: %zu configurations in %zu batches (%s); "
 			 "hypervolume %.4g (in units of the first batch's ranges)", s->strategy,
 			 trail.n, batches, why, h);
-	if (ops->describe && trail.n) {
-		const char **names = xcalloc(s->nobjectives + 1, sizeof(*names));
-		char *text, *line, *save = NULL;
+	{
+		char *text = run_search_describe(ops, st, s, &trail), *line, *save = NULL;
 
-		for (size_t k = 0; k < s->nobjectives; k++)
-			names[k] = s->objectives[k].name;
-		text = ops->describe(st, names, strategy_trail_obs(&trail), trail.n);
 		for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
 		     line = strtok_r(NULL, "\n", &save))
 			run_note(opts->report, "note: search %s, what matters to %s", s->strategy,
 				 line);
 		free(text);
-		free(names);
 	}
 	ret = 0;
 out:
