@@ -109,6 +109,23 @@ grep -q "^study srch: $n configurations x 1 layout seed ($r proposed again by th
 [ "$(builds "$TMPDIR/norace2")" = "$(builds "$TMPDIR/norace")" ] || fail "--no-race differs from race: false"
 echo "nsga2 and surrogate without racing: 40 distinct configurations each; the surrogate raced: $n configurations, $again measured again; reruns from the journal"
 
+# With layout.samples 2 a proposal is two builds, and a configuration's
+# r-th proposal gets layout seeds 2r and 2r + 1.
+{ study surrogate 24; echo "layout: {samples: 2}"; } >"$repo/lay2.yaml"
+git -C "$repo" add -A && git -C "$repo" commit -q -m lay2
+"$TUNER" run -q -j 2 --results "$TMPDIR/lay2" "$repo/lay2.yaml" >"$TMPDIR/lay2.out" ||
+	fail "layout.samples 2 run failed"
+[ "$(count_records "$TMPDIR/lay2/journal.jsonl" build)" -eq 48 ] || fail "lay2: not 48 builds"
+n=$(ids "$TMPDIR/lay2" | wc -l)
+[ "$n" -lt 24 ] || fail "lay2: the surrogate did not race ($n configurations)"
+for c in $(ids "$TMPDIR/lay2"); do
+	seeds=$(builds "$TMPDIR/lay2" | grep "^$c:" | cut -d: -f2 | sort -n | tr '\n' ' ')
+	k=$(echo $seeds | wc -w)
+	[ $((k % 2)) -eq 0 ] && [ "$seeds" = "$(seq 0 $((k - 1)) | tr '\n' ' ')" ] ||
+		fail "lay2: configuration $c has layout seeds $seeds"
+done
+echo "layout.samples 2: $n configurations, 48 builds"
+
 # What the surrogate's model says matters: -fa speeds up (truth +3%),
 # -O3 grows the code (truth +20%).
 grep -qE "^tuner: note: search surrogate, what matters to speed: .*-fa \+[0-9.]+%" "$TMPDIR/surrogate.err" ||
