@@ -33,7 +33,7 @@ sys.path.insert(0, HERE)
 import oracle as oraclemod  # noqa: E402  (its exact hypervolume)
 
 STUDY = os.path.join(ROOT, "spaces", "search-gcc.yaml")
-STRATEGIES = ["tuner-surrogate", "tuner-nsga2", "tuner-random", "optuna-tpe"]
+STRATEGIES = ["tuner-surrogate", "tuner-nsga2", "tuner-random", "optuna-tpe", "optuna-tpe-base"]
 
 
 def pinned_study(text, rev, space=None):
@@ -93,7 +93,7 @@ def run_tuner(args, strategy, seed, study_path, out):
     tuner(cmd, out)
 
 
-def run_optuna(args, text, seed, rev, out):
+def run_optuna(args, text, seed, rev, out, base=False):
     import warnings
     import optuna
     optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -101,6 +101,10 @@ def run_optuna(args, text, seed, rev, out):
     dims = dims_of(text)
     study = optuna.create_study(directions=["maximize", "minimize"],
                                 sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True))
+    if base:
+        # What an Optuna user would do first: the compiler's own -O2 (every
+        # dimension's first value), as tuner's surrogate measures first.
+        study.enqueue_trial({name: 0 for name, _ in dims})
     flags, told, evals = [], {}, 0
     path = out + ".yaml"
     os.makedirs(out, exist_ok=True)
@@ -197,8 +201,8 @@ def main():
                 continue
             t0 = time.time()
             print("%s seed %d ..." % (s, seed), end=" ", file=sys.stderr, flush=True)
-            if s == "optuna-tpe":
-                run_optuna(args, text, seed, rev, out)
+            if s.startswith("optuna-tpe"):
+                run_optuna(args, text, seed, rev, out, base=s == "optuna-tpe-base")
             else:
                 run_tuner(args, s[len("tuner-"):], seed, pinned, out)
             print("%.0f s" % (time.time() - t0), file=sys.stderr, flush=True)
