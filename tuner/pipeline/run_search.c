@@ -207,7 +207,7 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 			snprintf(hvs, sizeof(hvs), "hypervolume -");
 		else
 			snprintf(hvs, sizeof(hvs), "hypervolume %.4g", h);
-		snprintf(rep.prefix, sizeof(rep.prefix), "search %s: batch %zu (%zu configurations), %s",
+		snprintf(rep.prefix, sizeof(rep.prefix), "search %s: batch %zu (%zu proposals), %s",
 			 s->strategy, batches, trail.n, hvs);
 		o.picks = trail.picks;
 		o.npicks = trail.n;
@@ -253,13 +253,22 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 	out->builds_cached = res.builds_cached > prior_b ? res.builds_cached - prior_b : 0;
 	out->measures_cached = res.measures_cached > prior_m ? res.measures_cached - prior_m : 0;
 	out->wall = now_seconds() - start;
-	if (isnan(h))
-		run_note(opts->report, "note: search %s: %zu configurations in %zu batches (%s)",
-			 s->strategy, trail.n, batches, why);
-	else
-		run_note(opts->report, "note: search %s: %zu configurations in %zu batches (%s); "
-			 "hypervolume %.4g (in units of the first batch's ranges)", s->strategy,
-			 trail.n, batches, why, h);
+	{
+		/* Racing: the proposals that measured a configuration again. */
+		size_t again = trail.n > out->nconfigs ? trail.n - out->nconfigs : 0;
+		char *more = again ? xasprintf(", %zu more proposal%s measured one again", again,
+					       again == 1 ? "" : "s")
+				   : xstrdup("");
+
+		if (isnan(h))
+			run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s (%s)",
+				 s->strategy, trail.n - again, batches, more, why);
+		else
+			run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s "
+				 "(%s); hypervolume %.4g (in units of the first batch's ranges)",
+				 s->strategy, trail.n - again, batches, more, why, h);
+		free(more);
+	}
 	{
 		char *text = run_search_describe(ops, st, s, &trail), *line, *save = NULL;
 
