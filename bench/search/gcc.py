@@ -205,10 +205,13 @@ def main():
                 run_optuna(args, text, seed, rev, out, base=s == "optuna-tpe-base")
             else:
                 run_tuner(args, s[len("tuner-"):], seed, pinned, out)
+            with open(out + ".done", "w") as f:
+                f.write("%.0f s\n" % (time.time() - t0))
             print("%.0f s" % (time.time() - t0), file=sys.stderr, flush=True)
     # The common box: the lowest throughput and the largest size any run
     # measured.
-    have = {k: points(v) for k, v in runs.items() if os.path.exists(os.path.join(v, "results.csv"))}
+    # Only the runs that finished (a run under way has results.csv too).
+    have = {k: points(v) for k, v in runs.items() if os.path.exists(v + ".done")}
     allpts = [p for pts, _ in have.values() for p in pts]
     if not allpts:
         sys.exit("no run has results in %s" % args.out)
