@@ -223,7 +223,7 @@ def main():
           "%.1f Mbit/s, largest size %.0f bytes, over every run), in units of 1e6.\n"
           % (ref[0], ref[1]))
     print("| strategy | runs | HV median (min-max) | best throughput median (max) | "
-          "smallest size median (min) | failed builds |")
+          "smallest size median (min) | failed (build or measurement) |")
     print("| --- | --- | --- | --- | --- | --- |")
     for s in strategies:
         rs = [have[(s, seed)] for seed in range(1, args.seeds + 1) if (s, seed) in have]
