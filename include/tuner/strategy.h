@@ -136,6 +136,11 @@ size_t strategy_trail_add(struct strategy_trail *t, const size_t *pick);
 const struct strategy_obs *strategy_trail_obs(struct strategy_trail *t);
 void strategy_trail_release(struct strategy_trail *t);
 
+/* first[i] (n, the caller's) = the first j <= i whose pick equals
+ * picks[i] (each ndims value indices): which proposals measured the same
+ * configuration. */
+void strategy_first_picks(size_t *first, const size_t *const *picks, size_t n, size_t ndims);
+
 /*
  * The hypervolume shown on progress lines: of the feasible observations'
  * front, in a box fixed by the first call (the worst feasible value of

@@ -6,6 +6,7 @@
 #include "tuner/build.h"
 #include "tuner/gccopt.h"
 #include "tuner/search.h"
+#include "tuner/strategy.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 #include "run_priv.h"
@@ -54,9 +55,8 @@ static int by_key(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* first[i] = the first j <= i with key[j] == key[i]; nth[i] (may be NULL)
- * = how many j < i have it. */
-static void firsts(size_t *first, unsigned *nth, const uint64_t *key, size_t n)
+/* first[i] = the first j <= i with key[j] == key[i]. */
+static void firsts(size_t *first, const uint64_t *key, size_t n)
 {
 	struct keyed *k = xcalloc(n + 1, sizeof(*k));
 
@@ -67,22 +67,24 @@ static void firsts(size_t *first, unsigned *nth, const uint64_t *key, size_t n)
 		if (i && k[i].key != k[i - 1].key)
 			run = i;
 		first[k[i].at] = k[run].at;
-		if (nth)
-			nth[k[i].at] = (unsigned)(i - run);
 	}
 	free(k);
 }
 
 void run_plan_rounds(unsigned *round, const size_t *picks, size_t n, size_t nd)
 {
-	uint64_t *key = xcalloc(n + 1, sizeof(*key));
+	const size_t **rows = xcalloc(n + 1, sizeof(*rows));
 	size_t *first = xcalloc(n + 1, sizeof(*first));
+	unsigned *seen = xcalloc(n + 1, sizeof(*seen));
 
 	for (size_t i = 0; i < n; i++)
-		key[i] = hash64(HASH64_INIT, picks + i * nd, nd * sizeof(*picks));
-	firsts(first, round, key, n);
-	free(key);
+		rows[i] = picks + i * nd;
+	strategy_first_picks(first, rows, n, nd);
+	for (size_t i = 0; i < n; i++)
+		round[i] = seen[first[i]]++;
+	free(rows);
 	free(first);
+	free(seen);
 }
 
 /* The configurations of the run in order, each with how many times it
@@ -148,7 +150,7 @@ static int collect(struct planned *pl, const struct run_ctx *ctx, const struct r
 		pl->rounds[n++] = r + 1;
 	}
 	first = xcalloc(n + 1, sizeof(*first));
-	firsts(first, NULL, ids, n);
+	firsts(first, ids, n);
 	for (size_t i = 0; i < n; i++) {
 		size_t f = first[i];
 

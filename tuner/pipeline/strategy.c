@@ -516,3 +516,22 @@ void strategy_trail_release(struct strategy_trail *t)
 	free(t->obs);
 	memset(t, 0, sizeof(*t));
 }
+
+void strategy_first_picks(size_t *first, const size_t *const *picks, size_t n, size_t ndims)
+{
+	size_t cap = 16, *slot;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	slot = xcalloc(cap, sizeof(*slot)); /* 1 + first proposal; 0: empty */
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (size_t)(pick_hash(picks[i], ndims) >> 1) & (cap - 1);
+
+		while (slot[h] && memcmp(picks[slot[h] - 1], picks[i], ndims * sizeof(size_t)))
+			h = (h + 1) & (cap - 1);
+		if (!slot[h])
+			slot[h] = i + 1;
+		first[i] = slot[h] - 1;
+	}
+	free(slot);
+}

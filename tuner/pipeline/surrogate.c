@@ -302,7 +302,8 @@ struct measured {
 static void measured_init(struct measured *ms, const struct problem *p,
 			  const struct strategy_obs *obs, size_t nobs)
 {
-	size_t m = p->nobjs, nd = p->ndims, cap = 16, *slot;
+	size_t m = p->nobjs;
+	const size_t **picks = xcalloc(nobs + 1, sizeof(*picks));
 
 	ms->nobs = nobs;
 	ms->y = xcalloc(nobs * m + 1, sizeof(*ms->y));
@@ -314,17 +315,11 @@ static void measured_init(struct measured *ms, const struct problem *p,
 	ms->usable = xcalloc(nobs + 1, sizeof(*ms->usable));
 	strategy_points(ms->y, ms->feas, p->objs, m, obs, nobs);
 	ms->nrows = usable_rows(ms->rows, ms->usable, obs, nobs, m);
-	while (cap < 2 * nobs + 2)
-		cap *= 2;
-	slot = xcalloc(cap, sizeof(*slot)); /* 1 + first observation; 0: empty */
+	for (size_t i = 0; i < nobs; i++)
+		picks[i] = obs[i].pick;
+	strategy_first_picks(ms->first, picks, nobs, p->ndims);
+	free(picks);
 	for (size_t i = 0; i < nobs; i++) {
-		size_t h = (size_t)(pick_hash(obs[i].pick, nd) >> 1) & (cap - 1);
-
-		while (slot[h] && memcmp(obs[slot[h] - 1].pick, obs[i].pick, nd * sizeof(size_t)))
-			h = (h + 1) & (cap - 1);
-		if (!slot[h])
-			slot[h] = i + 1;
-		ms->first[i] = slot[h] - 1;
 		if (!ms->usable[i])
 			continue;
 		ms->cnt[ms->first[i]]++;
@@ -334,7 +329,6 @@ static void measured_init(struct measured *ms, const struct problem *p,
 	for (size_t i = 0; i < nobs; i++)
 		for (size_t k = 0; ms->first[i] == i && ms->cnt[i] && k < m; k++)
 			ms->ymean[i * m + k] /= (double)ms->cnt[i];
-	free(slot);
 }
 
 static void measured_release(struct measured *ms)
