@@ -24,7 +24,8 @@ import oracle as oraclemod  # noqa: E402
 
 PY = "/usr/bin/python3"  # Debian's, with python3-optuna
 STRATEGIES = ["random", "exhaustive", "optuna-nsga2", "optuna-tpe", "irace",
-              "tuner-nsga2", "tuner-surrogate", "tuner-surrogate-race", "tuner-random"]
+              "tuner-nsga2", "tuner-nsga2-race", "tuner-surrogate", "tuner-surrogate-race",
+              "tuner-random"]
 SHORT = ["random", "exhaustive", "optuna-nsga2", "tuner-nsga2", "tuner-surrogate",
          "tuner-surrogate-race"]
 BUDGETS = [5, 10, 25, 50]
@@ -193,8 +194,10 @@ RUNNERS = {
     "optuna-tpe": run_optuna("tpe"),
     "irace": run_irace,
     "tuner-nsga2": run_tuner("nsga2"),
+    # with --race: it may measure a configuration again, as `tuner run` does
+    # by default (search.race)
+    "tuner-nsga2-race": run_tuner("nsga2", race=True),
     "tuner-surrogate": run_tuner("surrogate"),
-    # with --race: it may measure a configuration again (tuner run cannot yet)
     "tuner-surrogate-race": run_tuner("surrogate", race=True),
     "tuner-random": run_tuner("random"),
 }

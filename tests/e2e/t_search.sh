@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # tuner run with the strategies that learn (nsga2, surrogate) on the noisy
-# target (known truth, seeded noise): the budget is kept, nsga2 (and the
-# surrogate with search.race false) proposes a new configuration each time,
-# the surrogate races by default (a configuration proposed again is built
-# with one more layout seed and observed on it), the progress line shows
+# target (known truth, seeded noise): the budget is kept, with search.race
+# false both propose a new configuration each time, by default both race (a
+# configuration proposed again is built with one more layout seed and
+# observed on it), the progress line shows
 # the hypervolume, a run
 # killed with SIGKILL in the middle of a surrogate search resumes from the
 # journal and proposes exactly what the uninterrupted run proposed, a time
@@ -62,19 +62,20 @@ for strat in nsga2 surrogate; do
 	study $strat 40 >"$repo/$strat.yaml"
 done
 study surrogate 40 ", race: false" >"$repo/norace.yaml"
+study nsga2 40 ", race: false" >"$repo/nsga2norace.yaml"
 git -C "$repo" add -A && git -C "$repo" commit -q -m studies
 
 # Budget, the hypervolume on the progress lines, 40 builds (one per
 # proposal), the rerun from the journal.
-for strat in nsga2 surrogate norace; do
+for strat in nsga2 surrogate norace nsga2norace; do
 	"$TUNER" run -j 2 --results "$TMPDIR/$strat" "$repo/$strat.yaml" >"$TMPDIR/$strat.out" \
 		2>"$TMPDIR/$strat.err" || fail "$strat run failed: $(tail -5 "$TMPDIR/$strat.err")"
-	name=$strat; [ $strat = norace ] && name=surrogate
+	name=$strat; [ $strat = norace ] && name=surrogate; [ $strat = nsga2norace ] && name=nsga2
 	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: not 40 builds"
 	[ "$(builds "$TMPDIR/$strat" | uniq -d)" = "" ] || fail "$strat: a build made twice"
 	grep -qE "^search $name: batch [0-9]+ \([0-9]+ proposals\), hypervolume [0-9.]+; tuner: builds" \
 		"$TMPDIR/$strat.err" || fail "$strat: no hypervolume on the progress line: $(head -3 "$TMPDIR/$strat.err")"
-	[ $strat = surrogate ] && c=$(ids "$TMPDIR/$strat" | wc -l) && more=", $((40 - c)) more proposals measured one again" ||
+	[ $strat = surrogate ] || [ $strat = nsga2 ] && c=$(ids "$TMPDIR/$strat" | wc -l) && more=", $((40 - c)) more proposals measured one again" ||
 		{ c=40; more=; }
 	grep -qE "^tuner: note: search $name: $c configurations in [0-9]+ batches$more \(the strategy is done\); hypervolume" \
 		"$TMPDIR/$strat.err" || fail "$strat: no closing note: $(grep 'note: search' "$TMPDIR/$strat.err")"
@@ -85,31 +86,35 @@ for strat in nsga2 surrogate norace; do
 	[ "$(count_records "$TMPDIR/$strat/journal.jsonl" build)" -eq 40 ] || fail "$strat: rerun built"
 done
 # Without racing: 40 distinct configurations, each with layout seed 0.
-for strat in nsga2 norace; do
+for strat in nsga2norace norace; do
 	n=$(ids "$TMPDIR/$strat" | wc -l)
 	[ "$n" -eq 40 ] || fail "$strat: $n configurations, want 40"
 	grep -q "^study srch: 40 configurations x 1 layout seed;" "$TMPDIR/$strat.out" || fail "$strat: summary"
 done
 # Racing: fewer configurations, the ones proposed again with layout seeds
 # 0, 1, ... in turn, said in the summary.
-n=$(ids "$TMPDIR/surrogate" | wc -l)
-again=$(builds "$TMPDIR/surrogate" | grep -c ':[1-9]' || true)
-[ "$n" -lt 40 ] && [ $((n + again)) -eq 40 ] ||
-	fail "surrogate: $n configurations and $again builds with layout seed > 0, want 40 in all"
-for c in $(ids "$TMPDIR/surrogate"); do
-	seeds=$(builds "$TMPDIR/surrogate" | grep "^$c:" | cut -d: -f2 | sort -n | tr '\n' ' ')
-	[ "$seeds" = "$(seq 0 $(($(echo $seeds | wc -w) - 1)) | tr '\n' ' ')" ] ||
-		fail "surrogate: configuration $c has layout seeds $seeds"
+raced=
+for strat in nsga2 surrogate; do
+	n=$(ids "$TMPDIR/$strat" | wc -l)
+	again=$(builds "$TMPDIR/$strat" | grep -c ':[1-9]' || true)
+	[ "$n" -lt 40 ] && [ $((n + again)) -eq 40 ] ||
+		fail "$strat: $n configurations and $again builds with layout seed > 0, want 40 in all"
+	for c in $(ids "$TMPDIR/$strat"); do
+		seeds=$(builds "$TMPDIR/$strat" | grep "^$c:" | cut -d: -f2 | sort -n | tr '\n' ' ')
+		[ "$seeds" = "$(seq 0 $(($(echo $seeds | wc -w) - 1)) | tr '\n' ' ')" ] ||
+			fail "$strat: configuration $c has layout seeds $seeds"
+	done
+	r=$(ids "$TMPDIR/$strat" | while read -r c; do builds "$TMPDIR/$strat" | grep -c "^$c:"; done |
+		grep -cv '^1$' || true)
+	grep -q "^study srch: $n configurations x 1 layout seed ($r proposed again by the search, with more);" \
+		"$TMPDIR/$strat.out" || fail "$strat: summary: $(head -1 "$TMPDIR/$strat.out")"
+	raced="$raced $strat: $n configurations, $again measured again;"
 done
-r=$(ids "$TMPDIR/surrogate" | while read -r c; do builds "$TMPDIR/surrogate" | grep -c "^$c:"; done |
-	grep -cv '^1$' || true)
-grep -q "^study srch: $n configurations x 1 layout seed ($r proposed again by the search, with more);" \
-	"$TMPDIR/surrogate.out" || fail "surrogate: summary: $(head -1 "$TMPDIR/surrogate.out")"
 # --no-race on the command line is search.race: false.
 "$TUNER" run -q -j 2 --no-race --results "$TMPDIR/norace2" "$repo/surrogate.yaml" >/dev/null ||
 	fail "--no-race run failed"
 [ "$(builds "$TMPDIR/norace2")" = "$(builds "$TMPDIR/norace")" ] || fail "--no-race differs from race: false"
-echo "nsga2 and surrogate without racing: 40 distinct configurations each; the surrogate raced: $n configurations, $again measured again; reruns from the journal"
+echo "nsga2 and surrogate without racing: 40 distinct configurations each; raced:$raced reruns from the journal"
 
 # With layout.samples 2 a proposal is two builds, and a configuration's
 # r-th proposal gets layout seeds 2r and 2r + 1.
@@ -190,7 +195,7 @@ n=$(ids "$TMPDIR/timed2" | wc -l)
 [ "$n" -lt 40 ] && [ $((n % 2)) -eq 0 ] || fail "random under --time 1: $n configurations"
 
 # --strategy overrides the study's: nsga2 on the surrogate's study.
-"$TUNER" run -q -j 2 --strategy nsga2 --budget 12 --results "$TMPDIR/over" "$repo/surrogate.yaml" \
+"$TUNER" run -q -j 2 --strategy nsga2 --no-race --budget 12 --results "$TMPDIR/over" "$repo/surrogate.yaml" \
 	>/dev/null 2>"$TMPDIR/over.err" || fail "--strategy run failed"
 grep -q "search nsga2: 12 configurations" "$TMPDIR/over.err" || fail "--strategy ignored: $(cat "$TMPDIR/over.err")"
 [ "$(ids "$TMPDIR/over" | wc -l)" -eq 12 ] || fail "--strategy nsga2 --budget 12"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for strategy: hypervolume, ranks, and the ask/tell strategies
  * (budgets, distinct proposals, determinism and replay, hard limits,
- * failures, large spaces) on a synthetic oracle; the surrogate's first
- * proposal (the baseline) and its screening when the dimensions outnumber
- * the observations. */
+ * failures, large spaces) on a synthetic oracle; the first proposal of the
+ * surrogate and of nsga2 (the baseline), and the surrogate's screening when
+ * the dimensions outnumber the observations. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -104,14 +104,15 @@ static void truth(double *out, const size_t *p)
 static const struct pareto_obj objs2[] = { { 1, 0, 0, 0 }, { 0, 0, 0, 0 } };
 
 /* Runs strategy name to its end on the oracle (noise sd relative to
- * throughput; fail_d0: configurations with d0 == 2 fail); the proposals
- * into *trail (caller releases). Returns the number of asks. */
-static size_t drive(struct strategy_trail *t, const char *name, const struct space *s,
-		    const struct pareto_obj *objs, uint64_t budget, uint64_t seed, double noise,
-		    int fail_d0)
+ * throughput; fail_d0: configurations with d0 == 2 fail; repeats: racing
+ * allowed); the proposals into *trail (caller releases). Returns the
+ * number of asks. */
+static size_t drive_rep(struct strategy_trail *t, const char *name, const struct space *s,
+			const struct pareto_obj *objs, uint64_t budget, uint64_t seed, double noise,
+			int fail_d0, int repeats)
 {
 	const struct strategy_ops *ops = strategy_find(name);
-	struct strategy_problem p = { s, objs, 2, budget, seed, 0 };
+	struct strategy_problem p = { s, objs, 2, budget, seed, repeats };
 	size_t *batch = xcalloc(STRATEGY_MAX_BATCH * s->ndims, sizeof(*batch)), asks = 0;
 	struct rng r;
 	void *st;
@@ -139,6 +140,13 @@ static size_t drive(struct strategy_trail *t, const char *name, const struct spa
 	ops->free(st);
 	free(batch);
 	return asks;
+}
+
+static size_t drive(struct strategy_trail *t, const char *name, const struct space *s,
+		    const struct pareto_obj *objs, uint64_t budget, uint64_t seed, double noise,
+		    int fail_d0)
+{
+	return drive_rep(t, name, s, objs, budget, seed, noise, fail_d0, 0);
 }
 
 /* Hypervolume of the measured front's true values over the true front's. */
@@ -181,48 +189,129 @@ static double hv_ratio(const struct strategy_trail *t, const struct space *s)
 
 static const char *const learners[] = { "nsga2", "surrogate" };
 
-/* With repeats allowed, the surrogate measures again some of what it
- * measured (never twice in a batch, at most 4 times in all) and the rest
- * is new; without, never (test_strategy__budget_distinct). */
+/* With repeats allowed, nsga2 and the surrogate measure again some of
+ * what they measured (never twice in a batch, at most 4 times in all) and
+ * the rest is new; without, never (test_strategy__budget_distinct). */
 static void test_strategy__race(void **state)
 {
-	const struct strategy_ops *ops = strategy_find("surrogate");
+	(void)state;
+	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
+		const struct strategy_ops *ops = strategy_find(learners[l]);
+		struct space s = SPACE_INIT;
+		struct strategy_problem p = { &s, objs2, 2, 200, 6, 1 };
+		struct strategy_trail t;
+		struct rng r;
+		size_t *batch, again = 0;
+		void *st;
+		long k;
+
+		make_space(&s, nvals, ND);
+		batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch));
+		rng_seed(&r, 5);
+		strategy_trail_init(&t, ND, 2);
+		assert_int_equal(ops->init(&st, &p), 0);
+		while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n)) > 0) {
+			for (long i = 0; i < k; i++) {
+				size_t at = strategy_trail_add(&t, batch + i * ND), times = 0;
+				double v[2];
+
+				for (long j = 0; j < i; j++)
+					assert_memory_not_equal(batch + j * ND, batch + i * ND, ND * sizeof(*batch));
+				for (size_t j = 0; j < at; j++)
+					times += !memcmp(t.picks + j * ND, batch + i * ND, ND * sizeof(*batch));
+				again += times > 0;
+				assert_true(times < 4);
+				truth(v, batch + i * ND);
+				t.value[at * 2] = v[0] * exp(0.02 * (2 * rng_double(&r) - 1) * 1.7);
+				t.value[at * 2 + 1] = v[1];
+			}
+		}
+		print_message("%s with repeats: %zu of %zu proposals measured again\n", learners[l], again,
+			      t.n);
+		assert_int_equal(t.n, 200);
+		assert_true(again > 0 && again < 100);
+		ops->free(st);
+		strategy_trail_release(&t);
+		free(batch);
+		space_release(&s);
+	}
+}
+
+/* One configuration of the 1-dimension space (value v) measured at
+ * throughput t and size z into the trail. */
+static void race_obs(struct strategy_trail *t, size_t v, double tp, double z)
+{
+	size_t at = strategy_trail_add(t, &v);
+
+	t->value[at * 2] = tp;
+	t->value[at * 2 + 1] = z;
+}
+
+/* The racing rule (strategy_race()) on hand-made measurements, 1%
+ * throughput noise and exact sizes: A (100, size 10) and B (99.5, size
+ * 10) are a close call, so both are measured again; C (80, 10) is far
+ * behind A, D (90, size 5) alone at its size, F (60, size 20, measured 5
+ * times: the noise) far behind: none of them. With no noise estimate, the
+ * front's members (A, D); a configuration measured 4 times, never. */
+static void test_strategy__race_rule(void **state)
+{
+	const size_t nv[1] = { 6 };
 	struct space s = SPACE_INIT;
-	struct strategy_problem p = { &s, objs2, 2, 200, 6, 1 };
+	struct strategy_problem sp = { &s, objs2, 2, 100, 1, 1 };
+	struct problem p;
 	struct strategy_trail t;
-	struct rng r;
-	size_t *batch, again = 0;
-	void *st;
-	long k;
+	struct measured ms;
+	size_t picks[6], n;
+	const double f[5] = { 60.6, 59.4, 60.6, 59.4, 60 }; /* relative sd 0.01 */
+	const double sigma0[2] = { 0.01, 0 };
 
 	(void)state;
-	make_space(&s, nvals, ND);
-	batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch));
-	rng_seed(&r, 5);
-	strategy_trail_init(&t, ND, 2);
-	assert_int_equal(ops->init(&st, &p), 0);
-	while ((k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n)) > 0) {
-		for (long i = 0; i < k; i++) {
-			size_t at = strategy_trail_add(&t, batch + i * ND), times = 0;
-			double v[2];
-
-			for (long j = 0; j < i; j++)
-				assert_memory_not_equal(batch + j * ND, batch + i * ND, ND * sizeof(*batch));
-			for (size_t j = 0; j < at; j++)
-				times += !memcmp(t.picks + j * ND, batch + i * ND, ND * sizeof(*batch));
-			again += times > 0;
-			assert_true(times < 4);
-			truth(v, batch + i * ND);
-			t.value[at * 2] = v[0] * exp(0.02 * (2 * rng_double(&r) - 1) * 1.7);
-			t.value[at * 2 + 1] = v[1];
-		}
-	}
-	print_message("surrogate with repeats: %zu of %zu proposals measured again\n", again, t.n);
-	assert_int_equal(t.n, 200);
-	assert_true(again > 0 && again < 100);
-	ops->free(st);
+	make_space(&s, nv, 1);
+	problem_copy(&p, &sp);
+	strategy_trail_init(&t, 1, 2);
+	race_obs(&t, 0, 100, 10);  /* A */
+	race_obs(&t, 1, 99.5, 10); /* B */
+	race_obs(&t, 2, 80, 10);   /* C */
+	race_obs(&t, 3, 90, 5);    /* D */
+	/* no noise estimate: the front's members, A and D */
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+	assert_int_equal(n, 2);
+	assert_int_equal(picks[0], 0);
+	assert_int_equal(picks[1], 3);
+	measured_release(&ms);
+	/* a noise estimate from the caller (sigma0): A and B */
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, sigma0);
+	assert_int_equal(n, 2);
+	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
+	measured_release(&ms);
+	/* the noise from F's 5 measurements (4 degrees of freedom): A and B,
+	 * and only one of them within a quota of 1 */
+	for (int i = 0; i < 5; i++)
+		race_obs(&t, 5, f[i], 20);
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+	assert_int_equal(n, 2);
+	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
+	assert_int_equal(strategy_race(picks, 1, &p, strategy_trail_obs(&t), &ms, NULL), 1);
+	measured_release(&ms);
+	/* B measured 4 times (mean 99.5): only A, the one less measured */
+	for (int i = 0; i < 3; i++)
+		race_obs(&t, 1, 99.5, 10);
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+	assert_int_equal(n, 1);
+	assert_int_equal(picks[0], 0);
+	measured_release(&ms);
+	/* and A 4 times too: settled as far as racing goes */
+	for (int i = 0; i < 3; i++)
+		race_obs(&t, 0, 100, 10);
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	assert_int_equal(strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL), 0);
+	measured_release(&ms);
 	strategy_trail_release(&t);
-	free(batch);
+	problem_release(&p);
 	space_release(&s);
 }
 
@@ -277,16 +366,19 @@ static void test_strategy__replay(void **state)
 
 	(void)state;
 	make_space(&s, nvals, ND);
-	for (size_t l = 0; l < ARRAY_SIZE(learners); l++) {
-		const struct strategy_ops *ops = strategy_find(learners[l]);
-		struct strategy_problem p = { &s, objs2, 2, 60, 9, 0 };
+	/* each learner without racing, then with */
+	for (size_t l = 0; l < 2 * ARRAY_SIZE(learners); l++) {
+		int rp = l >= ARRAY_SIZE(learners);
+		const char *name = learners[l % ARRAY_SIZE(learners)];
+		const struct strategy_ops *ops = strategy_find(name);
+		struct strategy_problem p = { &s, objs2, 2, 60, 9, rp };
 		struct strategy_trail a, b, c;
 		size_t *batch = xcalloc(STRATEGY_MAX_BATCH * ND, sizeof(*batch)), at = 0;
 		void *st;
 		long k;
 
-		drive(&a, learners[l], &s, objs2, 60, 9, 0.02, 0);
-		drive(&b, learners[l], &s, objs2, 60, 9, 0.02, 0);
+		drive_rep(&a, name, &s, objs2, 60, 9, 0.02, 0, rp);
+		drive_rep(&b, name, &s, objs2, 60, 9, 0.02, 0, rp);
 		assert_int_equal(a.n, b.n);
 		assert_memory_equal(a.picks, b.picks, a.n * ND * sizeof(*a.picks));
 		/* A fresh strategy told a's observations proposes a's picks. */
@@ -302,7 +394,7 @@ static void test_strategy__replay(void **state)
 		assert_true(ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0) > 0);
 		assert_int_equal(ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0), -1);
 		ops->free(st);
-		drive(&c, learners[l], &s, objs2, 60, 10, 0.02, 0);
+		drive_rep(&c, name, &s, objs2, 60, 10, 0.02, 0, rp);
 		assert_memory_not_equal(a.picks, c.picks, a.n * ND * sizeof(*a.picks));
 		strategy_trail_release(&a);
 		strategy_trail_release(&b);
@@ -449,13 +541,13 @@ static void test_strategy__large_space(void **state)
 	space_release(&s);
 }
 
-/* The surrogate's first proposal is the baseline (every dimension at its
- * first value), on a small space and on 2^40 configurations, whatever the
- * seed and budget; the first batch's columns stay balanced on the large
- * space (each value within one of its share). */
+/* The first proposal of the surrogate and of nsga2 is the baseline (every
+ * dimension at its first value), on a small space and on 2^40
+ * configurations, whatever the seed and budget; the surrogate's first
+ * batch's columns stay balanced on the large space (each value within one
+ * of its share). */
 static void test_strategy__baseline_first(void **state)
 {
-	const struct strategy_ops *ops = strategy_find("surrogate");
 	struct space small = SPACE_INIT, large = SPACE_INIT;
 	size_t nv[40];
 
@@ -464,8 +556,9 @@ static void test_strategy__baseline_first(void **state)
 		nv[d] = 2;
 	make_space(&small, nvals, ND);
 	make_space(&large, nv, 40);
-	for (int l = 0; l < 2; l++) {
-		const struct space *s = l ? &large : &small;
+	for (int l = 0; l < 4; l++) {
+		const struct strategy_ops *ops = strategy_find(l < 2 ? "surrogate" : "nsga2");
+		const struct space *s = l % 2 ? &large : &small;
 		size_t nd = s->ndims, *batch = xcalloc(STRATEGY_MAX_BATCH * nd, sizeof(*batch));
 
 		for (uint64_t seed = 1; seed <= 6; seed++)
@@ -479,7 +572,7 @@ static void test_strategy__baseline_first(void **state)
 				assert_true(k >= 3);
 				for (size_t d = 0; d < nd; d++)
 					assert_int_equal(batch[d], 0);
-				for (size_t d = 0; l && d < nd; d++) {
+				for (size_t d = 0; l == 1 && d < nd; d++) {
 					size_t ones = 0;
 
 					for (long i = 0; i < k; i++)
@@ -599,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_strategy__large_space),
 		cmocka_unit_test(test_strategy__names),
 		cmocka_unit_test(test_strategy__race),
+		cmocka_unit_test(test_strategy__race_rule),
 		cmocka_unit_test(test_strategy__baseline_first),
 		cmocka_unit_test(test_strategy__screening_wide),
 	};

@@ -5,8 +5,9 @@
  * space of categorical dimensions; see include/tuner/strategy.h.
  *
  * Population N = 2 sqrt(budget), between 8 and 100: about sqrt(budget)/2
- * generations at any budget. Generation 0 is N distinct random
- * configurations. Each later one: parents by binary tournament (lower
+ * generations at any budget. Generation 0 is the baseline (every
+ * dimension at its first value, the study's own setting, as the
+ * surrogate's first proposal) and N - 1 distinct random configurations. Each later one: parents by binary tournament (lower
  * rank, then larger crowding distance), uniform crossover with
  * probability 0.9, then each dimension takes another value with
  * probability 1/ndims; a child already proposed is mutated again (up to
@@ -15,7 +16,11 @@
  * Deb's constraint domination (a failed build or measurement is the most
  * infeasible); the measured means are compared under noise: a difference
  * within twice the standard error of the difference is no difference
- * (mo_dominates()).
+ * (mo_dominates()). When the caller can measure a configuration again
+ * (strategy_problem.repeats), up to half of a generation (less early on)
+ * measures again configurations whose place on the measured front is in
+ * doubt (strategy_race(), as the surrogate does); a configuration is then
+ * one member of the population, ranked by the mean of its measurements.
  *
  * The state is the population (indices of observations) and the RNG, both
  * driven only by the observations passed to ask: a replay gives the same
@@ -57,21 +62,27 @@ struct view {
 	double *y, *se, *viol;
 };
 
+/* An observation of a configuration measured more than once reads as
+ * the mean of its measurements (ms). */
 static void view_fill(struct view *v, const struct problem *p, const struct strategy_obs *obs,
-		      size_t nobs)
+		      size_t nobs, const struct measured *ms)
 {
-	int *feas = xcalloc(nobs + 1, sizeof(*feas));
+	size_t m = p->nobjs;
 
-	v->y = xcalloc(nobs * p->nobjs + 1, sizeof(*v->y));
-	v->se = xcalloc(nobs * p->nobjs + 1, sizeof(*v->se));
+	v->y = xcalloc(nobs * m + 1, sizeof(*v->y));
+	v->se = xcalloc(nobs * m + 1, sizeof(*v->se));
 	v->viol = xcalloc(nobs + 1, sizeof(*v->viol));
-	strategy_points(v->y, feas, p->objs, p->nobjs, obs, nobs);
+	memcpy(v->y, ms->y, nobs * m * sizeof(*v->y));
 	for (size_t i = 0; i < nobs; i++) {
+		size_t f = ms->first[i];
+
 		v->viol[i] = mo_violation(p, &obs[i]);
-		for (size_t k = 0; k < p->nobjs; k++)
-			v->se[i * p->nobjs + k] = obs[i].se && !obs[i].failed ? obs[i].se[k] : 0;
+		for (size_t k = 0; k < m; k++) {
+			v->se[i * m + k] = obs[i].se && !obs[i].failed ? obs[i].se[k] : 0;
+			if (ms->cnt[f] > 1)
+				v->y[i * m + k] = ms->ymean[f * m + k];
+		}
 	}
-	free(feas);
 }
 
 static void view_release(struct view *v)
@@ -138,22 +149,30 @@ static int by_rank_crowd(const void *a, const void *b)
 }
 
 /*
- * Survivors of pop + the last generation: the best npop by rank, then
- * crowding; fills mem (the survivors with their rank and crowding, for
- * the tournaments) and g->pop.
+ * Survivors of pop + the last generation (each configuration once, by its
+ * first observation: first[]): the best npop by rank, then crowding; fills
+ * mem (the survivors with their rank and crowding, for the tournaments)
+ * and g->pop.
  */
 static size_t select_survivors(struct nsga2 *g, struct member *mem, const struct view *v,
-			       size_t nobs)
+			       size_t nobs, const size_t *first)
 {
 	size_t m = g->p.nobjs, n = 0, kept;
 	size_t *idx = xcalloc(g->npopnow + nobs + 1, sizeof(*idx));
+	char *in = xcalloc(nobs + 1, sizeof(*in));
 	double *y, *se, *viol, *dist;
 	int *rank;
 
-	for (size_t i = 0; i < g->npopnow; i++)
+	for (size_t i = 0; i < g->npopnow; i++) {
 		idx[n++] = g->pop[i];
+		in[g->pop[i]] = 1;
+	}
 	for (size_t i = g->gen_start; i < nobs; i++)
-		idx[n++] = i;
+		if (!in[first[i]]) {
+			in[first[i]] = 1;
+			idx[n++] = first[i];
+		}
+	free(in);
 	y = xcalloc(n * m + 1, sizeof(*y));
 	se = xcalloc(n * m + 1, sizeof(*se));
 	viol = xcalloc(n + 1, sizeof(*viol));
@@ -259,6 +278,11 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 	if (want > g->p.budget - g->proposed)
 		want = (size_t)(g->p.budget - g->proposed);
 	if (!nobs) {
+		/* The baseline first: on a space of 200 switches a random
+		 * configuration is rarely as good as the compiler's own level. */
+		memset(picks, 0, nd * sizeof(*picks));
+		if (want && pickset_add(&g->seen, picks, nd))
+			n++;
 		while (n < want) {
 			random_pick(picks + n * nd, g->p.s, &g->rng);
 			if (pickset_add(&g->seen, picks + n * nd, nd))
@@ -267,16 +291,22 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 	} else {
 		struct view v;
 		struct member *mem = xcalloc(g->npopnow + nobs + 1, sizeof(*mem));
+		struct measured ms;
 		size_t nmem;
 
-		view_fill(&v, &g->p, obs, nobs);
-		nmem = select_survivors(g, mem, &v, nobs);
+		measured_init(&ms, &g->p, obs, nobs);
+		view_fill(&v, &g->p, obs, nobs, &ms);
+		nmem = select_survivors(g, mem, &v, nobs, ms.first);
+		if (g->p.repeats && want >= 2 && g->p.budget - g->proposed >= 2)
+			n = strategy_race(picks, race_quota(g->proposed, g->p.budget, want), &g->p, obs,
+					  &ms, NULL);
 		while (n < want) {
 			breed(g, picks + n * nd, mem, nmem, obs);
 			if (pickset_add(&g->seen, picks + n * nd, nd))
 				n++;
 		}
 		view_release(&v);
+		measured_release(&ms);
 		free(mem);
 	}
 	g->gen_start = nobs;

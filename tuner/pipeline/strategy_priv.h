@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* strategy_priv: what the strategies (strategy.c, nsga2.c, surrogate*.c) share. Not installed. */
+/* strategy_priv: what the strategies (strategy.c, strategy_race.c, nsga2.c, surrogate*.c) share. Not installed. */
 #ifndef TUNER_STRATEGY_PRIV_H
 #define TUNER_STRATEGY_PRIV_H
 
@@ -64,5 +64,63 @@ void mo_rank(int *rank, const double *y, const double *se, const double *viol, s
  * the hard limits: 0 when within every one; the sum of relative
  * excesses otherwise; failed: HUGE_VAL. */
 double mo_violation(const struct problem *p, const struct strategy_obs *o);
+
+/* ---- What was measured, and racing (strategy_race.c) ---- */
+
+/* 1 when the minimised values y keep p's hard limits. */
+int feasible_pred(const struct problem *p, const double *y);
+
+/* The observations a model can learn from (not failed, every one of the
+ * m values finite): their indices into rows (nobs, the caller's), and
+ * usable[i] set to 1 for them (the caller zeroes usable). Returns how many. */
+size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
+		   size_t m);
+
+/*
+ * The observations as a strategy reads them: y (nobs x m) minimised
+ * values (strategy_points()); rows[0..nrows) the usable ones (usable[i]
+ * 1); first[i] the first observation of obs[i]'s configuration, and at
+ * first observations cnt[f] and ymean[f * m ..]: how many of its
+ * observations are usable and their mean. Filled by measured_init();
+ * release with measured_release().
+ */
+struct measured {
+	size_t nobs, nrows;
+	double *y, *ymean;
+	size_t *rows, *first, *cnt;
+	int *feas, *usable;
+};
+void measured_init(struct measured *ms, const struct problem *p, const struct strategy_obs *obs,
+		   size_t nobs);
+void measured_release(struct measured *ms);
+
+/* How many of a batch of want, after proposed of budget, may race: a
+ * share growing with the budget spent, from none to half (explore first,
+ * then settle the front); at least 1. */
+size_t race_quota(uint64_t proposed, uint64_t budget, size_t want);
+
+/* The measurement noise per objective relative to the value, pooled over
+ * the configurations measured more than once (each measurement against
+ * its configuration's mean), into sigma (m). 1 when that has enough
+ * degrees of freedom to be used, 0 when not. */
+int race_noise(double *sigma, const struct problem *p, const struct measured *ms);
+
+/*
+ * Racing: up to quota configurations to measure again, into picks (rows
+ * of ndims), chosen by a Welch-like rule on the configurations' measured
+ * means and standard errors (race_noise()'s noise over the square root of
+ * the configuration's measurements; sigma0, when race_noise() has too few
+ * degrees of freedom, or NULL): one on the measured front that a shift of
+ * fewer than 2 standard errors of the difference would put under another
+ * configuration, or one off it that such a shift would free from every
+ * configuration that dominates it. Of the configuration and the one that
+ * decides its place, the one measured fewer times is measured again (it
+ * narrows the difference most), the closest calls first; none more than 4
+ * times. With no noise estimate at all (sigma0 NULL), the front's members,
+ * the fewest measured first. Returns how many.
+ */
+size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
+		     const struct strategy_obs *obs, const struct measured *ms,
+		     const double *sigma0);
 
 #endif

@@ -42,8 +42,10 @@
  *     the one the ensemble is least sure of is measured.
  *  6. Racing (when the caller can measure a configuration again): up to
  *     half of a batch (less early on) measures again a configuration
- *     whose place on the front may be luck (race()); a configuration's
- *     observations are averaged for the front, each is a row for the model.
+ *     whose place on the measured front is within two standard errors of
+ *     the difference of changing (strategy_race(), shared with nsga2); a
+ *     configuration's observations are averaged for the front, each is a
+ *     row for the model.
  *
  * The RNG is reseeded from the seed and the number of observations at
  * each ask: a replay with the same observations gives the same batches.
@@ -57,15 +59,6 @@
 #define ENUM_MAX 30000
 #define POOL_RANDOM 3000
 #define POOL_MUTANTS 1000
-/* Racing: at most this many measurements of a configuration; a mean
- * this many standard errors from the model's prediction; up to
- * RACE_SHARE/8 of a batch once RACE_RAMP times the budget's spent share
- * reaches 1 (chosen on a synthetic oracle, not on bench/search's data). */
-#define RACE_MAX 4
-#define RACE_Z 1
-#define RACE_RAMP 2
-#define RACE_SHARE 4
-
 struct surrogate {
 	struct problem p;
 	uint64_t proposed;
@@ -271,77 +264,6 @@ static double hvi(double *front, size_t nf, const double *y, size_t m, const dou
 	return v > 0 ? v : 0;
 }
 
-static int feasible_pred(const struct problem *p, const double *y)
-{
-	for (size_t k = 0; k < p->nobjs; k++) {
-		const struct pareto_obj *o = &p->objs[k];
-		double v = o->maximize ? -y[k] : y[k];
-
-		if (o->has_limit && (o->maximize ? v < o->limit : v > o->limit))
-			return 0;
-	}
-	return 1;
-}
-
-/* ---- What was measured ---- */
-
-/*
- * The observations as the strategy reads them: y (nobs x m) minimised
- * values (strategy_points()); rows[0..nrows) the ones a model can learn
- * from (usable[i] 1); first[i] the first observation of obs[i]'s
- * configuration, and at first observations cnt[f] and ymean[f * m ..]:
- * how many of its observations are usable and their mean.
- */
-struct measured {
-	size_t nobs, nrows;
-	double *y, *ymean;
-	size_t *rows, *first, *cnt;
-	int *feas, *usable;
-};
-
-static void measured_init(struct measured *ms, const struct problem *p,
-			  const struct strategy_obs *obs, size_t nobs)
-{
-	size_t m = p->nobjs;
-	const size_t **picks = xcalloc(nobs + 1, sizeof(*picks));
-
-	ms->nobs = nobs;
-	ms->y = xcalloc(nobs * m + 1, sizeof(*ms->y));
-	ms->ymean = xcalloc(nobs * m + 1, sizeof(*ms->ymean));
-	ms->rows = xcalloc(nobs + 1, sizeof(*ms->rows));
-	ms->first = xcalloc(nobs + 1, sizeof(*ms->first));
-	ms->cnt = xcalloc(nobs + 1, sizeof(*ms->cnt));
-	ms->feas = xcalloc(nobs + 1, sizeof(*ms->feas));
-	ms->usable = xcalloc(nobs + 1, sizeof(*ms->usable));
-	strategy_points(ms->y, ms->feas, p->objs, m, obs, nobs);
-	ms->nrows = usable_rows(ms->rows, ms->usable, obs, nobs, m);
-	for (size_t i = 0; i < nobs; i++)
-		picks[i] = obs[i].pick;
-	strategy_first_picks(ms->first, picks, nobs, p->ndims);
-	free(picks);
-	for (size_t i = 0; i < nobs; i++) {
-		if (!ms->usable[i])
-			continue;
-		ms->cnt[ms->first[i]]++;
-		for (size_t k = 0; k < m; k++)
-			ms->ymean[ms->first[i] * m + k] += ms->y[i * m + k];
-	}
-	for (size_t i = 0; i < nobs; i++)
-		for (size_t k = 0; ms->first[i] == i && ms->cnt[i] && k < m; k++)
-			ms->ymean[i * m + k] /= (double)ms->cnt[i];
-}
-
-static void measured_release(struct measured *ms)
-{
-	free(ms->y);
-	free(ms->ymean);
-	free(ms->rows);
-	free(ms->first);
-	free(ms->cnt);
-	free(ms->feas);
-	free(ms->usable);
-}
-
 /*
  * The front of the feasible measured means (a configuration measured
  * more than once: the mean of its measurements): the observations into
@@ -386,55 +308,26 @@ static size_t measured_front(size_t *front, double *frontv, double *ref, const s
 
 /* ---- Racing: measuring again what may be on the front by luck ---- */
 
-/* How much of a batch may race: a share growing with the budget spent,
- * from none to RACE_SHARE/8 of it (explore first, then settle the front). */
-static size_t race_quota(const struct surrogate *g, size_t want)
-{
-	double spent = (double)g->proposed / (double)g->p.budget;
-	size_t q = (size_t)floor((double)want * RACE_SHARE / 8.0 * fmin(1.0, RACE_RAMP * spent) + 0.5);
-
-	return q ? q : 1;
-}
-
-struct racer {
-	size_t obs;
-	double z;
-};
-
-static int by_z(const void *a, const void *b)
-{
-	const struct racer *x = a, *y = b;
-
-	if (x->z != y->z)
-		return x->z > y->z ? -1 : 1;
-	return x->obs < y->obs ? -1 : x->obs > y->obs;
-}
-
 /*
- * Up to race_quota() of the batch (at least one) measures again
- * configurations measured fewer than RACE_MAX times whose place on the
- * front may be luck: one on the measured front whose mean is better than
- * the model predicts by more than one standard error of its mean, or one
- * off it whose prediction would be on it and whose mean is worse than
- * predicted by as much. The noise is the relative spread of the
- * observations around the model (misfit included), per objective. Writes
- * the picks at picks[0..] and returns how many.
+ * Point 6: up to race_quota() of the batch, by strategy_race(); until
+ * configurations measured again give a noise estimate of their own, the
+ * noise is the relative spread of the observations around the model's
+ * predictions, which holds the model's misfit too and so overstates it
+ * (more racing early, never less). Writes the picks at picks[0..] and
+ * returns how many.
  */
 static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct model *mdl,
-		   const struct strategy_obs *obs, const struct measured *ms, const size_t *front,
-		   size_t nfront, double *frontv, const double *ref)
+		   const struct strategy_obs *obs, const struct measured *ms)
 {
 	const struct problem *p = &g->p;
-	size_t m = p->nobjs, nd = p->ndims, nr = 0, quota = race_quota(g, want), n = 0;
+	size_t m = p->nobjs, n;
 	double *sigma = xcalloc(m + 1, sizeof(*sigma)), *pm = xcalloc(m + 1, sizeof(*pm));
-	double base = strategy_hypervolume(frontv, nfront, m, ref);
-	struct racer *rc = xcalloc(ms->nobs + 1, sizeof(*rc));
-	char *on = xcalloc(ms->nobs + 1, sizeof(*on));
 
-	if (want < 2 || p->budget - g->proposed < 2)
-		goto out;
-	for (size_t i = 0; i < nfront; i++)
-		on[front[i]] = 1;
+	if (want < 2 || p->budget - g->proposed < 2) {
+		free(sigma);
+		free(pm);
+		return 0;
+	}
 	for (size_t j = 0; j < ms->nrows; j++) {
 		size_t i = ms->rows[j];
 
@@ -447,33 +340,9 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
 	}
 	for (size_t k = 0; k < m && ms->nrows; k++)
 		sigma[k] = sqrt(sigma[k] / (double)ms->nrows);
-	for (size_t i = 0; i < ms->nobs; i++) {
-		double z = -HUGE_VAL;
-
-		if (ms->first[i] != i || !ms->cnt[i] || ms->cnt[i] >= RACE_MAX)
-			continue;
-		predict_mean(pm, mdl, p, obs[i].pick);
-		if (!on[i] && !(hvi(frontv, nfront, pm, m, ref, base) > 0))
-			continue;
-		for (size_t k = 0; k < m; k++) {
-			double d = (ms->ymean[i * m + k] - pm[k]) / (fabs(pm[k]) + 1e-300);
-			double se = sigma[k] / sqrt((double)ms->cnt[i]);
-
-			/* on the front: measured better (smaller) than predicted */
-			if (se > 0)
-				z = fmax(z, (on[i] ? -d : d) / se);
-		}
-		if (z > RACE_Z)
-			rc[nr++] = (struct racer){ i, z };
-	}
-	qsort(rc, nr, sizeof(*rc), by_z);
-	for (size_t i = 0; i < nr && n < quota; i++)
-		memcpy(picks + n++ * nd, obs[rc[i].obs].pick, nd * sizeof(*picks));
-out:
+	n = strategy_race(picks, race_quota(g->proposed, p->budget, want), p, obs, ms, sigma);
 	free(sigma);
 	free(pm);
-	free(rc);
-	free(on);
 	return n;
 }
 
@@ -592,7 +461,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	ref = xcalloc(m + 1, sizeof(*ref));
 	nfront = measured_front(front, frontv, ref, p, &ms);
 	if (p->repeats && isfinite(ref[0]))
-		n = race(g, picks, want, &mdl, obs, &ms, front, nfront, frontv, ref);
+		n = race(g, picks, want, &mdl, obs, &ms);
 	candidates(&pl, g, &mdl, front, nfront, obs, &r);
 	pok = success_odds(p, obs, nobs, ms.usable, pl.picks, pl.n, &r);
 	n = acquire(g, picks, n, want, &mdl, &pl, pok, frontv, nfront, ref);

@@ -253,27 +253,6 @@ void predict_pool(double **pred, double **spread, const struct model *mdl,
 
 /* ---- Fitting ---- */
 
-size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
-		   size_t m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nobs; i++) {
-		size_t k;
-
-		if (obs[i].failed)
-			continue;
-		for (k = 0; k < m; k++)
-			if (!isfinite(obs[i].value[k]))
-				break;
-		if (k == m) {
-			rows[n++] = i;
-			usable[i] = 1;
-		}
-	}
-	return n;
-}
-
 void model_fit(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
 	       const size_t *rows, size_t nrows, struct rng *r)
 {

@@ -71,12 +71,6 @@ void ridge_fit(double *beta, const struct term *terms, size_t nterms, const size
 /* One fit's prediction at pick. */
 double predict(const double *beta, const struct term *terms, size_t nterms, const size_t *pick);
 
-/* The observations a model can learn from (not failed, every one of the
- * m values finite): their indices into rows (nobs, the caller's), and
- * usable[i] set to 1 for them (the caller zeroes usable). Returns how many. */
-size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
-		   size_t m);
-
 /* Fits mdl (zeroed by the caller) on the observations rows[0..nrows):
  * the ensemble, the screening, the interactions among the dimensions that
  * matter. Draws from r. Caller releases mdl with model_release(). */

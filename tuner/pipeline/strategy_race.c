@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * strategy_race: what the adaptive strategies (nsga2.c, surrogate.c) share
+ * about what was measured: the observations grouped by configuration with
+ * their means, and racing, the rule that chooses which configurations to
+ * measure again when the caller allows it (strategy_problem.repeats);
+ * see strategy_priv.h and docs/search.md.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strategy_priv.h"
+
+/* Racing: at most RACE_MAX measurements of a configuration; its place on
+ * the front in doubt within RACE_Z standard errors of the difference (the
+ * 2-SE rule of mo_dominates()); the noise pooled from repeated
+ * measurements once they give RACE_DF degrees of freedom; up to
+ * RACE_SHARE/8 of a batch once RACE_RAMP times the budget's spent share
+ * reaches 1 (RACE_MAX and the share were chosen on a synthetic oracle,
+ * RACE_Z and RACE_DF from the rules named; none on bench/search's data). */
+#define RACE_MAX 4
+#define RACE_Z 2
+#define RACE_DF 4
+#define RACE_RAMP 2
+#define RACE_SHARE 4
+
+int feasible_pred(const struct problem *p, const double *y)
+{
+	for (size_t k = 0; k < p->nobjs; k++) {
+		const struct pareto_obj *o = &p->objs[k];
+		double v = o->maximize ? -y[k] : y[k];
+
+		if (o->has_limit && (o->maximize ? v < o->limit : v > o->limit))
+			return 0;
+	}
+	return 1;
+}
+
+size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
+		   size_t m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nobs; i++) {
+		size_t k;
+
+		if (obs[i].failed)
+			continue;
+		for (k = 0; k < m; k++)
+			if (!isfinite(obs[i].value[k]))
+				break;
+		if (k == m) {
+			rows[n++] = i;
+			usable[i] = 1;
+		}
+	}
+	return n;
+}
+
+void measured_init(struct measured *ms, const struct problem *p, const struct strategy_obs *obs,
+		   size_t nobs)
+{
+	size_t m = p->nobjs;
+	const size_t **picks = xcalloc(nobs + 1, sizeof(*picks));
+
+	ms->nobs = nobs;
+	ms->y = xcalloc(nobs * m + 1, sizeof(*ms->y));
+	ms->ymean = xcalloc(nobs * m + 1, sizeof(*ms->ymean));
+	ms->rows = xcalloc(nobs + 1, sizeof(*ms->rows));
+	ms->first = xcalloc(nobs + 1, sizeof(*ms->first));
+	ms->cnt = xcalloc(nobs + 1, sizeof(*ms->cnt));
+	ms->feas = xcalloc(nobs + 1, sizeof(*ms->feas));
+	ms->usable = xcalloc(nobs + 1, sizeof(*ms->usable));
+	strategy_points(ms->y, ms->feas, p->objs, m, obs, nobs);
+	ms->nrows = usable_rows(ms->rows, ms->usable, obs, nobs, m);
+	for (size_t i = 0; i < nobs; i++)
+		picks[i] = obs[i].pick;
+	strategy_first_picks(ms->first, picks, nobs, p->ndims);
+	free(picks);
+	for (size_t i = 0; i < nobs; i++) {
+		if (!ms->usable[i])
+			continue;
+		ms->cnt[ms->first[i]]++;
+		for (size_t k = 0; k < m; k++)
+			ms->ymean[ms->first[i] * m + k] += ms->y[i * m + k];
+	}
+	for (size_t i = 0; i < nobs; i++)
+		for (size_t k = 0; ms->first[i] == i && ms->cnt[i] && k < m; k++)
+			ms->ymean[i * m + k] /= (double)ms->cnt[i];
+}
+
+void measured_release(struct measured *ms)
+{
+	free(ms->y);
+	free(ms->ymean);
+	free(ms->rows);
+	free(ms->first);
+	free(ms->cnt);
+	free(ms->feas);
+	free(ms->usable);
+}
+
+/* 1 when observation i is the first of a configuration with a usable
+ * measurement whose mean keeps the hard limits. */
+static int candidate(const struct problem *p, const struct measured *ms, size_t i)
+{
+	return ms->first[i] == i && ms->cnt[i] && feasible_pred(p, ms->ymean + i * p->nobjs);
+}
+
+size_t race_quota(uint64_t proposed, uint64_t budget, size_t want)
+{
+	double spent = budget ? (double)proposed / (double)budget : 1;
+	size_t q = (size_t)floor((double)want * RACE_SHARE / 8.0 * fmin(1.0, RACE_RAMP * spent) + 0.5);
+
+	return q ? q : 1;
+}
+
+int race_noise(double *sigma, const struct problem *p, const struct measured *ms)
+{
+	size_t m = p->nobjs, rows = 0, groups = 0, df;
+
+	for (size_t k = 0; k < m; k++)
+		sigma[k] = 0;
+	for (size_t j = 0; j < ms->nrows; j++) {
+		size_t i = ms->rows[j], f = ms->first[i];
+
+		if (ms->cnt[f] < 2)
+			continue;
+		rows++;
+		groups += f == i;
+		for (size_t k = 0; k < m; k++) {
+			double r = (ms->y[i * m + k] - ms->ymean[f * m + k]) /
+				   (fabs(ms->ymean[f * m + k]) + 1e-300);
+
+			sigma[k] += r * r;
+		}
+	}
+	/* each configuration measured c times gives c - 1 */
+	df = rows - groups;
+	for (size_t k = 0; k < m; k++)
+		sigma[k] = df ? sqrt(sigma[k] / (double)df) : 0;
+	return df >= RACE_DF;
+}
+
+/*
+ * How many standard errors of the difference a must move (towards b, in
+ * every objective where b is worse) to be dominated by b: the largest over
+ * those objectives of (b - a) / se; 0 when b dominates a as measured,
+ * HUGE_VAL when an objective without noise keeps them apart.
+ */
+static double shift_to_dominated(const double *a, const double *sa, const double *b,
+				 const double *sb, size_t m)
+{
+	double need = 0;
+
+	for (size_t k = 0; k < m; k++) {
+		double d = b[k] - a[k], se = sqrt(sa[k] * sa[k] + sb[k] * sb[k]);
+
+		if (d > 0)
+			need = fmax(need, se > 0 ? d / se : HUGE_VAL);
+	}
+	return need;
+}
+
+/* How many standard errors of the difference free a from b (which
+ * dominates it): the smallest over the objectives where b is better. */
+static double shift_to_free(const double *a, const double *sa, const double *b,
+			    const double *sb, size_t m)
+{
+	double need = HUGE_VAL;
+
+	for (size_t k = 0; k < m; k++) {
+		double d = a[k] - b[k], se = sqrt(sa[k] * sa[k] + sb[k] * sb[k]);
+
+		if (d > 0)
+			need = fmin(need, se > 0 ? d / se : HUGE_VAL);
+	}
+	return need;
+}
+
+struct racer {
+	size_t obs;
+	double margin;
+	size_t cnt;
+};
+
+static int by_margin(const void *a, const void *b)
+{
+	const struct racer *x = a, *y = b;
+
+	if (x->margin != y->margin)
+		return x->margin < y->margin ? -1 : 1;
+	if (x->cnt != y->cnt)
+		return x->cnt < y->cnt ? -1 : 1;
+	return x->obs < y->obs ? -1 : x->obs > y->obs;
+}
+
+size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
+		     const struct strategy_obs *obs, const struct measured *ms,
+		     const double *sigma0)
+{
+	size_t m = p->nobjs, nd = p->ndims, nr = 0, n = 0, nobs = ms->nobs;
+	double *sigma = xcalloc(m + 1, sizeof(*sigma));
+	double *se = xcalloc(nobs * m + 1, sizeof(*se));
+	struct racer *rc = xcalloc(nobs + 1, sizeof(*rc));
+	char *on = xcalloc(nobs + 1, sizeof(*on)), *in = xcalloc(nobs + 1, sizeof(*in));
+	const double *ym = ms->ymean;
+	int known = race_noise(sigma, p, ms);
+
+	if (!known && sigma0)
+		memcpy(sigma, sigma0, m * sizeof(*sigma));
+	known = known || sigma0;
+	for (size_t i = 0; i < nobs; i++) {
+		int dominated = 0;
+
+		if (!candidate(p, ms, i))
+			continue;
+		for (size_t k = 0; k < m; k++)
+			se[i * m + k] = sigma[k] * fabs(ym[i * m + k]) / sqrt((double)ms->cnt[i]);
+		for (size_t j = 0; j < nobs && !dominated; j++)
+			dominated = j != i && candidate(p, ms, j) &&
+				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
+		on[i] = !dominated;
+	}
+	for (size_t i = 0; i < nobs; i++) {
+		/* on the front: the closest configuration that could dominate
+		 * it; off it: the dominator hardest to escape */
+		double margin = on[i] ? HUGE_VAL : 0;
+		size_t by = i, pick;
+
+		if (!candidate(p, ms, i) || (!known && !on[i]))
+			continue;
+		for (size_t j = 0; known && j < nobs; j++) {
+			double d;
+
+			if (j == i || !candidate(p, ms, j))
+				continue;
+			if (on[i]) {
+				d = shift_to_dominated(ym + i * m, se + i * m, ym + j * m, se + j * m, m);
+				if (d < margin) {
+					margin = d;
+					by = j;
+				}
+			} else if (mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0) {
+				d = shift_to_free(ym + i * m, se + i * m, ym + j * m, se + j * m, m);
+				if (d > margin) {
+					margin = d;
+					by = j;
+				}
+			}
+		}
+		if (!known)
+			margin = 0; /* the noise unknown: the front's members, fewest measured first */
+		if (!(margin < RACE_Z))
+			continue;
+		/* of the two, the one measured fewer times narrows the difference most */
+		pick = ms->cnt[by] < ms->cnt[i] ? by : i;
+		if (ms->cnt[pick] >= RACE_MAX)
+			pick = pick == i ? by : i;
+		if (ms->cnt[pick] >= RACE_MAX || in[pick])
+			continue;
+		in[pick] = 1;
+		rc[nr++] = (struct racer){ pick, margin, ms->cnt[pick] };
+	}
+	qsort(rc, nr, sizeof(*rc), by_margin);
+	for (size_t i = 0; i < nr && n < quota; i++)
+		memcpy(picks + n++ * nd, obs[rc[i].obs].pick, nd * sizeof(*picks));
+	free(sigma);
+	free(se);
+	free(rc);
+	free(on);
+	free(in);
+	return n;
+}
