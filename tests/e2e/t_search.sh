@@ -140,11 +140,16 @@ grep -qE "^tuner: note: search surrogate, what matters to speed: .*-fa \+[0-9.]+
 grep -qE "^tuner: note: search surrogate, what matters to size: .*-O3 \+[0-9.]+%" "$TMPDIR/surrogate.err" ||
 	fail "surrogate: -O3 not among what matters to size"
 
-# The surrogate learns: on this truth -fa is good for speed, so most of
-# what it proposes after its first batch (22 configurations) has it.
-after=$(grep '"type":"build"' "$TMPDIR/norace/journal.jsonl" | tail -n 18 |
-	grep -c -- '-fa' || true)
-[ "$after" -ge 12 ] || fail "surrogate: only $after of its last 18 proposals have -fa"
+# The surrogate learns: on this truth -fc makes the code smaller at no
+# cost in speed and -fg makes it slower and larger, so most of what it
+# proposes after its first batch (22 configurations) has -fc and little
+# has -fg (at random: half each).
+last=$(grep '"type":"build"' "$TMPDIR/norace/journal.jsonl" | tail -n 18 | grep -o '"flags":"[^"]*"')
+fc=$(echo "$last" | grep -c -- '-fc' || true)
+fg=$(echo "$last" | grep -c -- '-fg' || true)
+[ "$fc" -ge 12 ] && [ "$fg" -le 5 ] ||
+	fail "surrogate: of its last 18 proposals $fc have -fc (want >= 12), $fg have -fg (want <= 5)"
+echo "the surrogate's last 18 proposals: $fc with -fc, $fg with -fg"
 
 # SIGKILL in the middle, rerun: the same proposals as the run above.
 res=$TMPDIR/killed

@@ -298,7 +298,7 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 		view_fill(&v, &g->p, obs, nobs, &ms);
 		nmem = select_survivors(g, mem, &v, nobs, ms.first);
 		if (g->p.repeats && want >= 2 && g->p.budget - g->proposed >= 2)
-			n = strategy_race(picks, race_quota(g->proposed, g->p.budget, want), &g->p, obs,
+			n = strategy_race(picks, race_quota(g->proposed, g->p.budget, want, &ms), &g->p, obs,
 					  &ms, NULL);
 		while (n < want) {
 			breed(g, picks + n * nd, mem, nmem, obs);

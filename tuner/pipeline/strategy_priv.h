@@ -94,10 +94,12 @@ void measured_init(struct measured *ms, const struct problem *p, const struct st
 		   size_t nobs);
 void measured_release(struct measured *ms);
 
-/* How many of a batch of want, after proposed of budget, may race: a
- * share growing with the budget spent, from none to half (explore first,
- * then settle the front); at least 1. */
-size_t race_quota(uint64_t proposed, uint64_t budget, size_t want);
+/* How many of a batch of want, after proposed of budget (ms: what those
+ * measured), may race: a share of the proposals growing with the budget
+ * spent, from none to half (explore first, then settle the front), kept
+ * over the whole search (what earlier batches raced counts), so that it
+ * holds for batches of two as for batches of fifty. */
+size_t race_quota(uint64_t proposed, uint64_t budget, size_t want, const struct measured *ms);
 
 /* The measurement noise per objective relative to the value, pooled over
  * the configurations measured more than once (each measurement against

@@ -108,12 +108,31 @@ static int candidate(const struct problem *p, const struct measured *ms, size_t 
 	return ms->first[i] == i && ms->cnt[i] && feasible_pred(p, ms->ymean + i * p->nobjs);
 }
 
-size_t race_quota(uint64_t proposed, uint64_t budget, size_t want)
+/* The proposals that may have raced once spent of the budget is
+ * proposed: the integral of the share RACE_SHARE/8 * min(1, RACE_RAMP *
+ * spent) over the budget. */
+static double race_allowed(double spent, double budget)
 {
-	double spent = budget ? (double)proposed / (double)budget : 1;
-	size_t q = (size_t)floor((double)want * RACE_SHARE / 8.0 * fmin(1.0, RACE_RAMP * spent) + 0.5);
+	double share = RACE_SHARE / 8.0, knee = 1.0 / RACE_RAMP;
 
-	return q ? q : 1;
+	if (spent <= knee)
+		return budget * share * RACE_RAMP * spent * spent / 2;
+	return budget * share * (knee / 2 + (spent - knee));
+}
+
+size_t race_quota(uint64_t proposed, uint64_t budget, size_t want, const struct measured *ms)
+{
+	size_t raced = 0;
+	double allowed;
+
+	if (!budget)
+		return 0;
+	for (size_t i = 0; i < ms->nobs; i++)
+		raced += ms->first[i] != i;
+	allowed = floor(race_allowed((double)(proposed + want) / (double)budget, (double)budget));
+	if (allowed <= (double)raced)
+		return 0;
+	return allowed - (double)raced >= (double)want ? want : (size_t)(allowed - (double)raced);
 }
 
 int race_noise(double *sigma, const struct problem *p, const struct measured *ms)
