@@ -243,7 +243,7 @@ def one_trace(job):
         out["refused"] = out["note"]["refused"]
     m = oraclemod.TraceMetrics(oracle, [(i, t, s) for i, _, t, s in ev.rows])
     out.update(evaluations=m.evaluations, final=m.final, to95=m.to95, to99=m.to99,
-               missed=m.missed, repeats=m.repeats, distinct=len(ev.count))
+               missed=m.missed, repeats=m.repeats, distinct=len(ev.count), reach=m.reach)
     with open(stem + ".csv", "w") as f:
         f.write("# %s\n" % json.dumps(out, sort_keys=True))
         f.write("n,index,k,throughput,size,hv_ratio\n")
@@ -313,8 +313,9 @@ def ceiling(oracle, seeds):
 def table(results, budgets, strategies, pct):
     lines = ["| strategy | budget | evaluations | HV ratio, median (IQR) | evaluations to 95% (seeds) "
              "| evaluations to 99% (seeds) | true-front points missed, median (IQR) "
-             "| repeats, median | distinct configurations, median |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| repeats, median | distinct configurations, median "
+             "| HV ratio reached (chosen by true values), median |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for st in strategies:
         for b in budgets:
             rs = [r for r in results if r["strategy"] == st and r["budget"] == b]
@@ -324,7 +325,7 @@ def table(results, budgets, strategies, pct):
                 continue
             if not ok:
                 why = rs[0].get("refused") or "failed: see below"
-                lines.append("| %s | %s | %s | | | | | | |" % (st, label, why.replace("|", "\\|")))
+                lines.append("| %s | %s | %s | | | | | | | |" % (st, label, why.replace("|", "\\|")))
                 continue
             ev = [r["evaluations"] for r in ok]
             evs = fmt_int(statistics.median(ev)) if min(ev) == max(ev) else \
@@ -343,6 +344,7 @@ def table(results, budgets, strategies, pct):
                                          fmt_int(quantile(mi, 0.75))))
             cells.append(fmt_int(statistics.median([r["repeats"] for r in ok])))
             cells.append(fmt_int(statistics.median([r["distinct"] for r in ok])))
+            cells.append("%.3f" % statistics.median([r["reach"] for r in ok]))
             bad = len(rs) - len(ok)
             name = st if not bad else "%s (%d of %d traces failed)" % (st, bad, len(rs))
             lines.append("| %s | %s | %s | %s |" % (name, label, evs, " | ".join(cells)))

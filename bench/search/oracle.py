@@ -237,7 +237,10 @@ class TraceMetrics:
     distinct points (configurations of identical true values count once)
     that no configuration of the final found set has. found: the final
     found set (configuration indices). repeats: evaluations of a
-    configuration already evaluated in the trace."""
+    configuration already evaluated in the trace. reach: the ratio had the
+    found set been chosen by TRUE values among every configuration the
+    trace measured (what the search reached; final - reach is what the
+    noise cost it in choosing)."""
 
     def __init__(self, oracle, trace):
         sums = {}
@@ -264,6 +267,7 @@ class TraceMetrics:
         self.to95 = _first(self.ratio, 0.95)
         self.to99 = _first(self.ratio, 0.99)
         self.final = self.ratio[-1] if self.ratio else 0.0
+        self.reach = self._ratio(oracle, list(sums))
         have = {(oracle.throughput[i], oracle.size[i]) for i in self.found}
         self.missed = sum(1 for p in oracle.front_points if p not in have)
 

@@ -92,8 +92,11 @@ class Metrics(unittest.TestCase):
         self.assertEqual((m.to95, m.to99, m.final), (5, 5, 1.0))
         self.assertEqual(m.found, [1, 2, 3])
         self.assertEqual((m.missed, m.repeats, m.evaluations), (0, 1, 6))
+        self.assertEqual(m.reach, 1.0)
         cut = oracle.TraceMetrics(o, trace[:4])
         self.assertEqual((cut.to95, cut.to99, cut.missed, cut.found), (None, None, 1, [0, 1]))
+        # measured: 4, 1, 0; by true values 0 and 1: 20 + 30 + 60 of 120
+        self.assertAlmostEqual(cut.reach, 110 / 120, places=12)
         self.assertEqual(oracle.TraceMetrics(o, []).evaluations, 0)
         # "Reached" is >= the target.
         self.assertEqual(oracle._first([0.5, 0.95, 0.9, 1.0], 0.95), 2)
@@ -107,6 +110,8 @@ class Metrics(unittest.TestCase):
         self.assertEqual(m.found, [4])
         self.assertAlmostEqual(m.final, 40 / 120, places=12)
         self.assertEqual(m.missed, 3)
+        # 1 was measured: chosen by true values, (10, 100) is in
+        self.assertAlmostEqual(m.reach, 90 / 120, places=12)
 
     def test_twins_count_once(self):
         o = tiny()

@@ -6,9 +6,10 @@
  * clock.
  *
  *   nsga2      NSGA-II (Deb, Pratap, Agarwal & Meyarivan, IEEE TEC 6(2),
- *              2002) on categorical dimensions: tournament on rank and
- *              crowding, uniform crossover, one-value mutation, Deb's
- *              constraint domination for hard limits (nsga2.c)
+ *              2002) on categorical dimensions: the baseline in the first
+ *              generation, tournament on rank and crowding, uniform
+ *              crossover, one-value mutation, Deb's constraint domination
+ *              for hard limits (nsga2.c)
  *   surrogate  tuner's model-based strategy (surrogate.c, its model in
  *              surrogate_model.c and surrogate_screen.c; docs/search.md):
  *              a balanced initial design with the baseline first, then
@@ -17,9 +18,14 @@
  *              interactions only among the flags that matter) with a
  *              bootstrap ensemble for its uncertainty; proposals by
  *              Monte Carlo expected hypervolume improvement times the
- *              probability of meeting the hard limits, a batch at a time;
- *              with repeats allowed, up to half of a batch measures
- *              again configurations whose place on the front may be luck
+ *              probability of meeting the hard limits, a batch at a time,
+ *              a quarter of each from the measured front's one-value
+ *              neighbours at random (a hedge against the model)
+ *
+ * With repeats allowed, both learners race (strategy_race.c): up to half
+ * of a batch (none at first, 37.5% of a whole search) measures again
+ * configurations whose place on the measured front is within two
+ * standard errors of the difference of changing.
  *
  * The contract that makes a run resumable (docs/search.md): a strategy's
  * proposals are a function of the problem (space, objectives, budget,
