@@ -199,6 +199,10 @@ def main():
             runs[(s, seed)] = out
             if args.summary:
                 continue
+            if os.path.exists(out + ".done"):
+                # A rerun with more seeds keeps the runs that finished.
+                print("%s seed %d: done before" % (s, seed), file=sys.stderr, flush=True)
+                continue
             t0 = time.time()
             print("%s seed %d ..." % (s, seed), end=" ", file=sys.stderr, flush=True)
             if s.startswith("optuna-tpe"):

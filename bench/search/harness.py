@@ -243,7 +243,8 @@ def one_trace(job):
         out["refused"] = out["note"]["refused"]
     m = oraclemod.TraceMetrics(oracle, [(i, t, s) for i, _, t, s in ev.rows])
     out.update(evaluations=m.evaluations, final=m.final, to95=m.to95, to99=m.to99,
-               missed=m.missed, repeats=m.repeats, distinct=len(ev.count), reach=m.reach)
+               missed=m.missed, repeats=m.repeats, distinct=len(ev.count), reach=m.reach,
+               heaviest=m.heaviest)
     with open(stem + ".csv", "w") as f:
         f.write("# %s\n" % json.dumps(out, sort_keys=True))
         f.write("n,index,k,throughput,size,hv_ratio\n")
@@ -314,8 +315,9 @@ def table(results, budgets, strategies, pct):
     lines = ["| strategy | budget | evaluations | HV ratio, median (IQR) | evaluations to 95% (seeds) "
              "| evaluations to 99% (seeds) | true-front points missed, median (IQR) "
              "| repeats, median | distinct configurations, median "
-             "| HV ratio reached (chosen by true values), median |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| HV ratio reached (chosen by true values), median "
+             "| heaviest true-front point measured (seeds) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for st in strategies:
         for b in budgets:
             rs = [r for r in results if r["strategy"] == st and r["budget"] == b]
@@ -325,7 +327,7 @@ def table(results, budgets, strategies, pct):
                 continue
             if not ok:
                 why = rs[0].get("refused") or "failed: see below"
-                lines.append("| %s | %s | %s | | | | | | | |" % (st, label, why.replace("|", "\\|")))
+                lines.append("| %s | %s | %s | | | | | | | | |" % (st, label, why.replace("|", "\\|")))
                 continue
             ev = [r["evaluations"] for r in ok]
             evs = fmt_int(statistics.median(ev)) if min(ev) == max(ev) else \
@@ -345,6 +347,7 @@ def table(results, budgets, strategies, pct):
             cells.append(fmt_int(statistics.median([r["repeats"] for r in ok])))
             cells.append(fmt_int(statistics.median([r["distinct"] for r in ok])))
             cells.append("%.3f" % statistics.median([r["reach"] for r in ok]))
+            cells.append("%d/%d" % (sum(1 for r in ok if r.get("heaviest")), len(ok)))
             bad = len(rs) - len(ok)
             name = st if not bad else "%s (%d of %d traces failed)" % (st, bad, len(rs))
             lines.append("| %s | %s | %s | %s |" % (name, label, evs, " | ".join(cells)))

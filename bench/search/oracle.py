@@ -58,6 +58,15 @@ class Oracle:
         self.front_points = sorted({(self.throughput[i], self.size[i]) for i in self.front},
                                    reverse=True)
         self.front_hv = hypervolume(self.front_points, self.ref)
+        # The front point whose loss costs the most hypervolume, and that
+        # cost over the front's (a search that never measures it cannot
+        # reach 1 - heaviest_share).
+        self.heaviest, self.heaviest_share = None, 0.0
+        for p in self.front_points:
+            rest = hypervolume([q for q in self.front_points if q != p], self.ref)
+            share = (self.front_hv - rest) / self.front_hv if self.front_hv else 0.0
+            if share > self.heaviest_share:
+                self.heaviest, self.heaviest_share = p, share
 
     # The space.
     def values_of(self, index):
@@ -268,6 +277,7 @@ class TraceMetrics:
         self.to99 = _first(self.ratio, 0.99)
         self.final = self.ratio[-1] if self.ratio else 0.0
         self.reach = self._ratio(oracle, list(sums))
+        self.heaviest = any((oracle.throughput[i], oracle.size[i]) == oracle.heaviest for i in sums)
         have = {(oracle.throughput[i], oracle.size[i]) for i in self.found}
         self.missed = sum(1 for p in oracle.front_points if p not in have)
 
@@ -351,6 +361,10 @@ def describe(oracle):
         "true front: %d distinct points (%d configurations), hypervolume %.6g "
         "(reference: throughput %.6g, size %.6g, the worst of each)"
         % (len(oracle.front_points), configs, oracle.front_hv, oracle.ref[0], oracle.ref[1]),
+        "its heaviest point: throughput %.6g, size %.6g (%s), %.1f%% of the hypervolume alone"
+        % (oracle.heaviest + (" | ".join(oracle.flags(i) or "(no flags)" for i in range(oracle.n)
+                                         if (oracle.throughput[i], oracle.size[i]) == oracle.heaviest),
+                              100 * oracle.heaviest_share)) if oracle.heaviest else "",
     ]
 
 

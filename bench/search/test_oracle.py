@@ -93,6 +93,7 @@ class Metrics(unittest.TestCase):
         self.assertEqual(m.found, [1, 2, 3])
         self.assertEqual((m.missed, m.repeats, m.evaluations), (0, 1, 6))
         self.assertEqual(m.reach, 1.0)
+        self.assertTrue(m.heaviest)
         cut = oracle.TraceMetrics(o, trace[:4])
         self.assertEqual((cut.to95, cut.to99, cut.missed, cut.found), (None, None, 1, [0, 1]))
         # measured: 4, 1, 0; by true values 0 and 1: 20 + 30 + 60 of 120
@@ -112,6 +113,24 @@ class Metrics(unittest.TestCase):
         self.assertEqual(m.missed, 3)
         # 1 was measured: chosen by true values, (10, 100) is in
         self.assertAlmostEqual(m.reach, 90 / 120, places=12)
+
+    def test_heaviest(self):
+        # Reference (7, 130); the front's HV 20 + 60 + 40 = 120. Alone,
+        # (12, 120) holds 20, (10, 100) 40, (8, 90) 10.
+        o = tiny()
+        self.assertEqual(o.heaviest, (10.0, 100.0))
+        self.assertAlmostEqual(o.heaviest_share, 40 / 120, places=12)
+        # Never measured: missed however the rest is chosen.
+        m = oracle.TraceMetrics(o, [(0, 12, 120), (2, 8, 90), (4, 9, 110)])
+        self.assertFalse(m.heaviest)
+        # by true values: (12, 120) 30, (9, 110) 20, (8, 90) 40
+        self.assertAlmostEqual(m.reach, 90 / 120, places=12)
+        # Measured and then displaced by a lucky neighbour: measured all
+        # the same (the column says explored, not chosen).
+        m = oracle.TraceMetrics(o, [(1, 10, 100), (4, 10.5, 99)])
+        self.assertTrue(m.heaviest)
+        self.assertTrue(any("33.3% of the hypervolume alone" in line
+                            for line in oracle.describe(o)))
 
     def test_twins_count_once(self):
         o = tiny()
