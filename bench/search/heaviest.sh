@@ -19,13 +19,11 @@ res=$root/results/search-oracle-heaviest
 tmp=$(mktemp -d /tmp/tuner-heaviest.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# Every dimension but align and jumps held at its first value; the
-# source named by absolute path, since the study lives in $tmp.
-sed -e 's/^study: search-oracle$/study: search-oracle-heaviest/' \
-	-e "s|^source: {repo: \.\., |source: {repo: $root, |" \
-	-e 's/^\(  \(opt\|reorder\|tree_ch\|inline\|sched2\|unroll\): *\)\[\([^,]*\),.*$/\1[\3]/' \
-	-e 's/^search: .*/search: {strategy: exhaustive, seed: 1}\nlayout: {samples: 6}/' \
-	"$root/spaces/search-oracle.yaml" >"$tmp/heaviest.yaml"
+# Every dimension but align and jumps held at its first value.
+. "$root/bench/search/derive.sh"
+derive_study "$root" search-oracle-heaviest "{strategy: exhaustive, seed: 1}" \
+	's/^\(  \(opt\|reorder\|tree_ch\|inline\|sched2\|unroll\): *\)\[\([^,]*\),.*$/\1[\3]/' \
+	>"$tmp/heaviest.yaml"
 "$tuner" check "$tmp/heaviest.yaml" >"$tmp/check" ||
 	{ cat "$tmp/check" >&2; exit 1; }
 grep -q '12 configurations' "$tmp/check" ||

@@ -27,12 +27,9 @@ noise=$root/results/search-oracle-noise
 tmp=$(mktemp -d /tmp/tuner-oracle.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# The noise study: the same study, 8 configurations, 6 layout seeds; its
-# source is named by absolute path, since it lives in $tmp.
-sed -e 's/^study: search-oracle$/study: search-oracle-noise/' \
-	-e "s|^source: {repo: \.\., |source: {repo: $root, |" \
-	-e 's/^search: .*/search: {strategy: random, budget: 8, seed: 11}\nlayout: {samples: 6}/' \
-	"$study" >"$tmp/noise.yaml"
+# The noise study: the same study, 8 configurations, 6 layout seeds.
+. "$root/bench/search/derive.sh"
+derive_study "$root" search-oracle-noise "{strategy: random, budget: 8, seed: 11}" >"$tmp/noise.yaml"
 if [ "$extract" = 0 ]; then
 	"$tuner" run -q --results "$res" "$study" >/dev/null
 	"$tuner" run -q --results "$noise" "$tmp/noise.yaml" >/dev/null
