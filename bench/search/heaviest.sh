@@ -8,8 +8,8 @@
 # among them the heaviest point, -O2 -falign-functions=64
 # -falign-jumps=16) on 6 layout seeds each (0..5, 0 being the dataset's),
 # and prints per configuration the dataset's throughput beside the mean
-# and spread over the 6 layouts (MODELLED, the A9 model). About 72
-# builds and scorings: 15 minutes on 2 cores.
+# and spread over the 6 layouts (MODELLED, the A9 model). 72 builds and
+# scorings: 8 min 50 s on 2 cores shared with other work (2026-12-03).
 #
 #   bench/search/heaviest.sh [TUNER]   results in results/search-oracle-heaviest
 set -euo pipefail

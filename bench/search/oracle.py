@@ -67,6 +67,9 @@ class Oracle:
             share = (self.front_hv - rest) / self.front_hv if self.front_hv else 0.0
             if share > self.heaviest_share:
                 self.heaviest, self.heaviest_share = p, share
+        # The configurations with its true values (twins: the same code).
+        self.heaviest_configs = {i for i in self.front
+                                 if (self.throughput[i], self.size[i]) == self.heaviest}
 
     # The space.
     def values_of(self, index):
@@ -277,7 +280,7 @@ class TraceMetrics:
         self.to99 = _first(self.ratio, 0.99)
         self.final = self.ratio[-1] if self.ratio else 0.0
         self.reach = self._ratio(oracle, list(sums))
-        self.heaviest = any((oracle.throughput[i], oracle.size[i]) == oracle.heaviest for i in sums)
+        self.heaviest = any(i in oracle.heaviest_configs for i in sums)
         have = {(oracle.throughput[i], oracle.size[i]) for i in self.found}
         self.missed = sum(1 for p in oracle.front_points if p not in have)
 
@@ -346,7 +349,7 @@ def describe(oracle):
     gen = m.get("generated", {})
     noise = m.get("noise", {})
     configs = len(oracle.front)
-    return [
+    lines = [
         "data: %s, %d configurations (%s), every one measured once; generated %s (%s s): %s"
         % (oracle.study, oracle.n, " x ".join(str(r) for r in oracle.radix),
            gen.get("date", "?"), gen.get("wall_seconds", "?"), gen.get("command", "?")),
@@ -361,11 +364,13 @@ def describe(oracle):
         "true front: %d distinct points (%d configurations), hypervolume %.6g "
         "(reference: throughput %.6g, size %.6g, the worst of each)"
         % (len(oracle.front_points), configs, oracle.front_hv, oracle.ref[0], oracle.ref[1]),
-        "its heaviest point: throughput %.6g, size %.6g (%s), %.1f%% of the hypervolume alone"
-        % (oracle.heaviest + (" | ".join(oracle.flags(i) or "(no flags)" for i in range(oracle.n)
-                                         if (oracle.throughput[i], oracle.size[i]) == oracle.heaviest),
-                              100 * oracle.heaviest_share)) if oracle.heaviest else "",
     ]
+    if oracle.heaviest:
+        lines.append("its heaviest point: throughput %.6g, size %.6g (%s), %.1f%% of the hypervolume alone"
+                     % (oracle.heaviest + (" | ".join(oracle.flags(i) or "(no flags)"
+                                                      for i in sorted(oracle.heaviest_configs)),
+                                           100 * oracle.heaviest_share)))
+    return lines
 
 
 if __name__ == "__main__":
