@@ -8,6 +8,9 @@
 #   make demo       run the bundled default study
 #   make test-kernel opt-in: a real ARM kernel as a NAT router in QEMU, -O2
 #                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
+#   make bench-kernel opt-in: the real kernel on the modelled A9
+#                   (bench/kernel/model.sh): determinism over 3 boots, the
+#                   seeds' flag sets on 5 layout seeds, tuner compare
 #   make test-lab   opt-in: a 4-configuration study on two QEMU lab routers
 #                   flashed over ssh, a kernel that panics, a power cut
 #   make bench      every bench/*.sh: the tuner's own overhead per
@@ -62,7 +65,7 @@ PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
 PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
 
-.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo test-lab plugin \
+.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
@@ -123,6 +126,11 @@ test-kernel: deps all
 # Opt-in: -O2 against -O2 with kernel PGO (gcov profile of the NAT workload).
 test-kernel-pgo: deps all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner pgo
+
+# Opt-in: the kernel router on the modelled core (bench/kernel/model.sh);
+# builds five kernels on five layout seeds the first time (about 1.5 h).
+bench-kernel: deps all
+	@bench/kernel/model.sh --tuner $(B)/tuner
 
 # Opt-in: real-router testbeds on two lab routers in QEMU (targets/lab-router):
 # builds three kernels the first time.

@@ -5,8 +5,9 @@
 # $TUNER_KERNEL_WORK/armhf/root: busybox-static, nft and ethtool with the
 # shared libraries they need (the ELF NEEDED closure, read with the cross
 # readelf), /dev/console, router-init.sh as /init and router-nat.sh (its
-# NAT set-up, shared with the lab router's) in /lib. Prints the image's
-# path; an image for the same inputs is reused.
+# NAT set-up, shared with the lab router's) in /lib, and natgen (natgen.c,
+# the model's in-guest traffic, built here with the cross compiler,
+# static). Prints the image's path; an image for the same inputs is reused.
 #
 #   TUNER_KERNEL_WORK   work area (default <repo>/results/qemu-linux-work)
 set -euo pipefail
@@ -15,12 +16,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
 stage=$work/armhf/root
-readelf=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}readelf
+cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+readelf=${cross}readelf
 
 [ -f "$work/armhf/.complete" ] ||
 	{ echo "mk-initramfs: $work/armhf missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
-key=$(cat "$here/router-init.sh" "$here/router-nat.sh" "$here/mk-initramfs.sh" |
-	cat - <(ls "$work/armhf/debs") |
+key=$(cat "$here/router-init.sh" "$here/router-nat.sh" "$here/mk-initramfs.sh" "$here/natgen.c" |
+	cat - <(ls "$work/armhf/debs") <("${cross}gcc" --version | head -1) |
 	sha1sum | cut -c1-12)
 img=$work/initramfs/router-$key.cpio.gz
 if [ -f "$img" ]; then
@@ -43,6 +45,9 @@ ln -s busybox "$tmp/bin/sh"
 cp "$here/router-init.sh" "$tmp/init"
 chmod 755 "$tmp/init"
 cp "$here/router-nat.sh" "$tmp/lib/router-nat.sh"
+# A32 code (-marm): its marks are A32 hints, which the plugin looks for.
+"${cross}gcc" -std=c11 -D_GNU_SOURCE -static -marm -O2 -Wall -Wextra -Werror \
+	-o "$tmp/bin/natgen" "$here/natgen.c"
 mknod -m 600 "$tmp/dev/console" c 5 1
 mknod -m 666 "$tmp/dev/null" c 1 3
 

@@ -7,6 +7,14 @@
 # offloads off so each packet takes the per-packet path. Prints
 # TUNER-ROUTER-READY on the console, or TUNER-ROUTER-FAILED: REASON.
 #
+# With tuner.gen=ROUNDS,WARMUP,GAP_US on the kernel command line (model.sh,
+# the deterministic model): two more NICs, SND on LAN's QEMU hub and SINK
+# on WAN's, come up without addresses; the router's neighbours 192.168.1.2
+# and 10.0.0.1 are static entries pointing at MACs no NIC has (what it
+# forwards is dropped by QEMU, never received by the guest); then, after
+# the ready marker, /bin/natgen sends the traffic (natgen.c) and its
+# TUNER-GEN-DONE line goes to the console (TUNER-GEN-FAILED if it fails).
+#
 # With tuner.gcov on the kernel command line (a TUNER_PGO=generate kernel,
 # run by train.sh through measure.sh): mounts debugfs, zeroes the gcov
 # counters just before the ready marker, so the profile is of the NAT
@@ -29,14 +37,25 @@ die() {
 
 LAN_MAC=52:54:00:12:01:01
 WAN_MAC=52:54:00:12:02:01
-lan= wan=
+SND_MAC=52:54:00:12:01:02
+SINK_MAC=52:54:00:12:02:02
+lan= wan= snd= sink=
 for d in /sys/class/net/*; do
 	case $(cat "$d/address") in
 	$LAN_MAC) lan=${d##*/} ;;
 	$WAN_MAC) wan=${d##*/} ;;
+	$SND_MAC) snd=${d##*/} ;;
+	$SINK_MAC) sink=${d##*/} ;;
 	esac
 done
 [ -n "$lan" ] && [ -n "$wan" ] || die "no interface with MAC $LAN_MAC / $WAN_MAC"
+gen=
+for w in $(cat /proc/cmdline); do
+	case $w in tuner.gen=*) gen=${w#tuner.gen=} ;; esac
+done
+if [ -n "$gen" ]; then
+	[ -n "$snd" ] && [ -n "$sink" ] || die "tuner.gen: no interface with MAC $SND_MAC / $SINK_MAC"
+fi
 
 # pfifo, not pfifo_fast or fq_codel: the qdisc a device gets when it comes up.
 echo pfifo >/proc/sys/net/core/default_qdisc || die "cannot set default_qdisc"
@@ -44,7 +63,18 @@ ip link set lo up
 . /lib/router-nat.sh
 nat_router "$lan" "$wan" 192.168.1.1/24 10.0.0.2/24 || die "$nat_failed"
 
-echo "router: lan=$lan wan=$wan"
+if [ -n "$gen" ]; then
+	for i in "$snd" "$sink"; do
+		for f in gro gso tso tx rx sg lro; do
+			ethtool -K "$i" "$f" off 2>/dev/null
+		done
+		ip link set "$i" up || die "$i up"
+	done
+	# busybox's ip neigh only shows and flushes; arp -s is permanent.
+	arp -i "$lan" -s 192.168.1.2 52:54:00:12:01:99 || die "static neighbour on $lan"
+	arp -i "$wan" -s 10.0.0.1 52:54:00:12:02:99 || die "static neighbour on $wan"
+fi
+echo "router: lan=$lan wan=$wan${gen:+ snd=$snd sink=$sink}"
 tc qdisc show 2>/dev/null
 ethtool -k "$lan" 2>/dev/null | grep -E '^(generic-receive|generic-segment|tcp-segment|tx-checksumming|scatter)'
 nft list ruleset | grep -c masquerade | sed 's/^/router: masquerade rules: /'
@@ -58,6 +88,17 @@ if [ $gcov = 1 ]; then
 	echo 1 >$g/reset || die "cannot reset the gcov counters"
 fi
 echo "TUNER-ROUTER-READY"
+if [ -n "$gen" ]; then
+	rounds=${gen%%,*} rest=${gen#*,}
+	warmup=${rest%%,*} gap=${rest#*,}
+	if /bin/natgen "$lan" "$wan" "$snd" "$sink" "$rounds" "$warmup" "$gap"; then
+		for i in "$snd" "$sink"; do
+			echo "router: $i received $(cat "/sys/class/net/$i/statistics/rx_packets") frames"
+		done
+	else
+		echo "TUNER-GEN-FAILED: natgen exited with $?"
+	fi
+fi
 if [ $gcov = 1 ]; then
 	read -r _ </dev/ttyAMA1
 	cd $g && find . -name '*.gcda' | while read -r f; do

@@ -2,7 +2,8 @@
 # The qemu-linux target's cheap parts (no kernel build, no QEMU; `make
 # test-kernel` runs the real thing): every script parses, the router config
 # fragment has what the router needs, the study file is valid over a git
-# repository, build.sh and measure.sh refuse what they cannot do with a
+# repository (and the model's), natgen builds, build.sh, measure.sh and
+# model.sh refuse what they cannot do with a
 # clear message, and applied.sh picks the cross compiler's C command lines
 # out of Kbuild's .cmd files.
 . "$ROOT/tests/e2e/lib.sh"
@@ -77,6 +78,38 @@ if TUNER_ARTIFACT=$TMPDIR/none "$t/measure.sh" >"$TMPDIR/out" 2>"$TMPDIR/err"; t
 fi
 grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "measure.sh: $(cat "$TMPDIR/err")"
 [ ! -s "$TMPDIR/out" ] || fail "measure.sh printed on stdout without a measurement"
+
+# The model (model.sh, natgen.c): the study is valid, the generator builds
+# as mk-initramfs.sh builds it (A32, so that its two marks are the A32
+# hints the plugin looks for) and refuses bad arguments, model.sh refuses
+# what it cannot run.
+sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' \
+	-e "s|\\\$TUNER_STUDY_DIR/\.\./targets/|$ROOT/targets/|g" -e "s|\.\./targets/|$ROOT/targets/|g" \
+	"$ROOT/spaces/qemu-linux-model.yaml" >"$repo/km.yaml"
+out=$("$TUNER" check "$repo/km.yaml") || fail "tuner check (model study): $out"
+echo "$out" | grep -q '4 configurations' || fail "model study: $out"
+arm-linux-gnueabihf-gcc -std=c11 -D_GNU_SOURCE -static -marm -O2 -Wall -Wextra -Werror \
+	-o "$TMPDIR/natgen" "$t/natgen.c" || fail "natgen.c does not build"
+marks=$(arm-linux-gnueabihf-objdump -d "$TMPDIR/natgen" | grep -cE '\se320f0f[12]\s' || true)
+[ "$marks" = 2 ] || fail "natgen holds $marks mark instructions, not 2"
+if qemu-arm "$TMPDIR/natgen" lo lo 2>"$TMPDIR/err"; then fail "natgen ran without its arguments"; fi
+grep -q 'usage: natgen' "$TMPDIR/err" || fail "natgen: $(cat "$TMPDIR/err")"
+if TUNER_ARTIFACT=$TMPDIR/none TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLUGIN=$TMPDIR/none \
+	"$t/model.sh" >"$TMPDIR/out" 2>"$TMPDIR/err"; then
+	fail "model.sh measured a missing kernel"
+fi
+grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "model.sh: $(cat "$TMPDIR/err")"
+[ ! -s "$TMPDIR/out" ] || fail "model.sh printed on stdout without a measurement"
+if TUNER_ARTIFACT=$TMPDIR/none "$t/model.sh" 2>"$TMPDIR/err"; then fail "model.sh ran without TUNER_UARCH"; fi
+grep -q "TUNER_UARCH not set" "$TMPDIR/err" || fail "model.sh: $(cat "$TMPDIR/err")"
+mkdir -p "$TMPDIR/zi/dts"
+: >"$TMPDIR/zi/zImage"
+: >"$TMPDIR/zi/dts/vexpress-v2p-ca9.dtb"
+if TUNER_ARTIFACT=$TMPDIR/zi/zImage TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLUGIN=$(dirname "$TUNER")/tuner-uarch.so \
+	TUNER_KERNEL_MODEL_ROUNDS=lots "$t/model.sh" 2>"$TMPDIR/err"; then
+	fail "model.sh accepted ROUNDS=lots"
+fi
+grep -q "'lots' is not a whole number" "$TMPDIR/err" || fail "model.sh: $(cat "$TMPDIR/err")"
 
 # applied.sh: the kernel's C compilations only.
 o=$TMPDIR/kout

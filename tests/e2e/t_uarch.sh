@@ -3,7 +3,8 @@
 # hand-written ARM and MIPS loops give the branch counts they must (exact
 # known answers); a program scored twice gives identical counters (ARM,
 # MIPS); its caches agree with valgrind's cachegrind on one x86-64 binary
-# with the same geometry; ctl= dumps and resets; lines= writes the
+# with the same geometry; ctl= dumps and resets; marks=on resets and
+# dumps at the guest's own marks; lines= writes the
 # footprint; bad arguments are refused.
 . "$ROOT/tests/e2e/lib.sh"
 
@@ -133,6 +134,19 @@ grep -qx end cmid || fail "the dumped report is not whole"
 [ "$(get cend insns)" -lt 100000 ] || fail "after reset: $(get cend insns) instructions (not reset?)"
 [ "$(get cend insns)" -gt 3000 ] || fail "after reset: $(get cend insns) instructions"
 
+# 4b. marks=on: the guest's own dbg #1 resets and dbg #2 dumps, at exact
+# instructions (the kernel router's in-guest generator relies on it); the
+# report written at the mark survives QEMU's exit. Without marks=on the
+# hints are plain no-ops and the whole program counts.
+arm-linux-gnueabihf-gcc -nostdlib -static -o marks.arm "$F/marks-a32.S"
+qemu-arm -plugin "$P,preset=cortex-a9,out=$TMPDIR/mk,marks=on" ./marks.arm ||
+	fail "qemu-arm with marks=on failed"
+expect mk insns 2004
+expect mk branches 1002
+qemu-arm -plugin "$P,preset=cortex-a9,out=$TMPDIR/mk0" ./marks.arm ||
+	fail "qemu-arm without marks failed"
+expect mk0 insns 4411
+
 # 5. Bad arguments: refused, with the reason.
 bad() {
 	if qemu-arm -plugin "$P,$1" ./loop.arm 2>err.txt; then fail "accepted: $1"; fi
@@ -145,4 +159,6 @@ bad "preset=cortex-a9" "needs out=PATH"
 bad "preset=cortex-a9,count=zz,out=$TMPDIR/o" "count: 'zz'"
 bad "preset=cortex-a9,ranges=$TMPDIR/none,out=$TMPDIR/o" "none"
 bad "bogus=1,out=$TMPDIR/o" "unknown key 'bogus'"
+bad "preset=cortex-a9,marks=on,ctl=$TMPDIR/cfifo" "marks=on needs out=PATH"
+bad "preset=cortex-a9,marks=yes,out=$TMPDIR/o" "marks: 'yes'"
 exit 0

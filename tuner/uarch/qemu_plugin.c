@@ -24,6 +24,14 @@
  *   ctl=FIFO      read commands from FIFO (made by the caller): "reset"
  *                 zeroes the counters (caches and predictors stay warm),
  *                 "dump PATH" writes a report to PATH (atomically)
+ *   marks=on      the guest marks the counted window itself, at an exact
+ *                 instruction (no host timing): executing the A32 hint
+ *                 `dbg #1` (0xe320f0f1) resets the counters as "reset"
+ *                 does, `dbg #2` (0xe320f0f2) writes the report to out=,
+ *                 which QEMU's exit then leaves as it is (QEMU runs
+ *                 either as a no-op; compilers never emit them).
+ *                 The kernel router's in-guest traffic generator uses it
+ *                 (targets/qemu-linux/natgen.c)
  *
  * Branches: the model learns a branch's outcome from the address of the
  * block that runs next. The branch is the last instruction of a block (on
@@ -78,6 +86,8 @@ static enum isa isa;
 static const char *arch_name;
 static char *out_path;
 static int want_lines;
+static int want_marks;
+static int mark_dumped; /* a dbg #2 wrote out_path: keep it at exit */
 static struct range *ranges;
 static size_t nranges;
 static int have_ranges;
@@ -300,6 +310,25 @@ static void ctl_act(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* ---- marks ---- */
+
+#define MARK_RESET 0xe320f0f1u /* dbg #1 */
+#define MARK_DUMP 0xe320f0f2u  /* dbg #2 */
+
+/* An exec callback of a mark instruction: udata is its word. */
+static void on_mark(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	pthread_mutex_lock(&lock);
+	if ((uintptr_t)udata == MARK_RESET)
+		reset_counts();
+	else if (out_path) {
+		write_report(out_path);
+		mark_dumped = 1;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
 /* ---- execution ---- */
 
 static void on_exec(unsigned int vcpu, void *udata)
@@ -479,6 +508,17 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	pthread_mutex_unlock(&lock);
 
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
+	for (size_t i = 0; want_marks && isa == ISA_A32 && i < n; i++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		uint32_t w;
+
+		if (qemu_plugin_insn_size(in) != 4)
+			continue;
+		w = word(in, 0);
+		if (w == MARK_RESET || w == MARK_DUMP)
+			qemu_plugin_register_vcpu_insn_exec_cb(in, on_mark, QEMU_PLUGIN_CB_NO_REGS,
+							       (void *)(uintptr_t)w);
+	}
 	for (size_t i = 0; i < n; i++)
 		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i),
 						 system_mode ? on_mem : on_mem_user,
@@ -491,7 +531,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 	(void)id;
 	(void)p;
 	pthread_mutex_lock(&lock);
-	if (out_path)
+	if (out_path && !mark_dumped)
 		write_report(out_path);
 	pthread_mutex_unlock(&lock);
 }
@@ -549,6 +589,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 			want_lines = !strcmp(val, "on");
+		} else if (!strcmp(key, "marks")) {
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				die("marks: '%s' is not on or off", val);
+				return -1;
+			}
+			want_marks = !strcmp(val, "on");
 		} else if (!strcmp(key, "ctl")) {
 			ctl = val;
 		} else {
@@ -564,6 +610,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 		}
+	}
+	if (want_marks && !out_path) {
+		die("%s", "marks=on needs out=PATH");
+		return -1;
 	}
 	if (!out_path && !ctl) {
 		die("%s", "needs out=PATH (or ctl=FIFO)");
