@@ -16,10 +16,11 @@
 #                      (-O2). -O3 has no option upstream: it works through
 #                      KCFLAGS, which come after the kernel's own -O2.
 #   TUNER_JOBS         make -j (default 2)
-#   TUNER_LAYOUT_SEED  0: plain link. N > 0: a pad of seed-derived size
-#                      (4..4096 bytes, a multiple of 4) is linked into the
-#                      kernel text ahead of every other object, moving all
-#                      code after it, as an unrelated commit does.
+#   TUNER_LAYOUT_SEED  0: plain link. N > 0: four pads of seed-derived
+#                      sizes (4..4096 bytes, multiples of 4) are linked into
+#                      the kernel text at seed-derived places among its
+#                      objects, each moving the code after it against the
+#                      code before, as unrelated commits do.
 #   TUNER_PGO          off; generate: the kernel with gcov
 #                      (CONFIG_DEBUG_FS, CONFIG_GCOV_KERNEL,
 #                      CONFIG_GCOV_PROFILE_ALL), for train.sh to profile;
@@ -109,27 +110,60 @@ if [ "${TUNER_KERNEL_CCACHE:-1}" = 1 ] && [ "$pgo" = off ] && command -v ccache 
 	kmake+=(CC="ccache ${cross}gcc")
 fi
 
-# Layout pad: an object of seed-derived size, put ahead of everything else in
-# the final vmlinux links by a small ld wrapper (any kernel tree, no source
-# change). Seed 0 links nothing extra.
+# Layout pads: four objects of seed-derived sizes, put at seed-derived
+# places among the members of vmlinux.a (the kernel's objects in link
+# order) by a small ld wrapper that links a reordered copy of that thin
+# archive (any kernel tree, no source change). A pad holds only .text, so
+# no other object's order changes (initcalls keep theirs). A single pad
+# ahead of everything would move all code together, keeping every
+# function's place against every other (and, in steps of 32 bytes, every
+# cache set conflict): the pads move parts of the kernel against each
+# other. Seed 0 links nothing extra.
 if [ "$seed" -gt 0 ]; then
-	pad=$(( ((seed * 2654435761) % 1024 + 1) * 4 ))
-	printf '\t.section .text\n\t.globl tuner_layout_pad\ntuner_layout_pad:\n\t.space %d\n' "$pad" \
-		>"$B/tuner_layout_pad.S"
-	"${cross}gcc" -c -o "$B/tuner_layout_pad.o" "$B/tuner_layout_pad.S"
+	pads=
+	for k in 1 2 3 4; do
+		h=$(( (seed * 2654435761 + k * 2246822519) % 4294967296 ))
+		pad=$(( ((h >> 12) % 1024 + 1) * 4 ))
+		printf '\t.section .text\n\t.globl tuner_layout_pad%d\ntuner_layout_pad%d:\n\t.space %d\n' \
+			"$k" "$k" "$pad" >"$B/tuner_layout_pad$k.S"
+		"${cross}gcc" -c -o "$B/tuner_layout_pad$k.o" "$B/tuner_layout_pad$k.S"
+		pads+=" $h:$B/tuner_layout_pad$k.o:$pad"
+	done
 	cat >"$B/tuner-ld" <<EOW
-#!/bin/sh
-# Links $B/tuner_layout_pad.o ($pad bytes) first into vmlinux (layout seed $seed).
+#!/bin/bash
+# Links vmlinux with four pads among vmlinux.a's members (layout seed $seed):
+# each H:OBJECT:BYTES goes after member H mod (members).
+set -euo pipefail
+args=()
 for a; do
 	if [ "\$a" = vmlinux.a ]; then
-		exec ${cross}ld "$B/tuner_layout_pad.o" "\$@"
+		mapfile -t m < <(${cross}ar t vmlinux.a)
+		n=\${#m[@]}
+		declare -A after=()
+		for p in$pads; do
+			IFS=: read -r h o _ <<<"\$p"
+			i=\$(( h % n ))
+			after[\$i]="\${after[\$i]:-} \$o"
+		done
+		list=()
+		for i in "\${!m[@]}"; do
+			list+=("\${m[\$i]}")
+			if [ -n "\${after[\$i]:-}" ]; then
+				# shellcheck disable=SC2206 # object paths, no blanks
+				list+=(\${after[\$i]})
+			fi
+		done
+		rm -f tuner-vmlinux.a
+		${cross}ar cDPrST tuner-vmlinux.a "\${list[@]}"
+		a=tuner-vmlinux.a
 	fi
+	args+=("\$a")
 done
-exec ${cross}ld "\$@"
+exec ${cross}ld "\${args[@]}"
 EOW
 	chmod +x "$B/tuner-ld"
 	kmake+=(LD="$B/tuner-ld")
-	echo "build.sh: layout seed $seed: pad of $pad bytes ahead of the kernel text" >&2
+	echo "build.sh: layout seed $seed: pads (hash:object:bytes)$pads" >&2
 fi
 
 start=$(date +%s.%N)
