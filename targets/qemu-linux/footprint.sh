@@ -13,6 +13,12 @@
 # TCG runs the code, the model only counts what an A9 would miss).
 #
 #   footprint.sh [BUILD_DIR | ZIMAGE] [SECONDS]
+#   footprint.sh --model [BUILD_DIR | ZIMAGE]
+#
+# --model: the deterministic workload of model.sh instead (natgen's NAT
+# traffic made in the guest, -icount, the window marked by natgen; no
+# root, no host networking; SECONDS does not apply): the same kernel gives
+# the same bands on every run.
 #
 # BUILD_DIR is a qemu-linux build directory (tuner's builds/KEY, holding
 # arch/arm/boot/zImage), default the -O2 build of results/test-kernel
@@ -23,6 +29,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 
+model=0
+if [ "${1:-}" = --model ]; then
+	model=1
+	shift
+fi
 target=${1:-}
 secs=${2:-10}
 if [ -z "$target" ]; then
@@ -46,13 +57,25 @@ else
 	trap 'rm -rf "$out"' EXIT
 fi
 
-TUNER_ARTIFACT=$zimage TUNER_KERNEL_INSNS=0 TUNER_KERNEL_BOOT_TIMEOUT=${TUNER_KERNEL_BOOT_TIMEOUT:-600} TUNER_KERNEL_IPERF_TIME=$secs TUNER_KERNEL_IPERF_OMIT=0 \
-	TUNER_KERNEL_UARCH="preset=cortex-a9,count=c0000000-ffffffff,lines=on" \
-	TUNER_KERNEL_UARCH_OUT="$out/kernel" \
-	"$here/measure.sh" >"$out/iperf3.json"
-packets=$(sed -n 's/^packets=//p' "$out/kernel.packets")
-mbps=$(jq '.end.sum_received.bits_per_second / 1e6 | floor' "$out/iperf3.json")
-echo "kernel $zimage: $packets packets forwarded in $secs s ($mbps Mbit/s emulated, slowed by the plugin)"
+if [ $model = 1 ]; then
+	TUNER_ARTIFACT=$zimage TUNER_UARCH=preset=cortex-a9 \
+		TUNER_UARCH_PLUGIN=${TUNER_UARCH_PLUGIN:-$root/build/release/tuner-uarch.so} \
+		TUNER_KERNEL_MODEL_LINES=1 TUNER_OUT=$out TUNER_RUN=0 \
+		"$here/model.sh" >"$out/model.out"
+	packets=$(sed -n 's/^packets=\([0-9]*\) .*/\1/p' "$out/model.out")
+	echo "kernel $zimage: $packets packets forwarded in model.sh's window (natgen, deterministic)"
+	sed -n '/^uarch-report/,$p' "$out/model.out" >"$out/kernel"
+	mv "$out/model.lines.0" "$out/kernel.lines"
+	echo "packets=$packets" >"$out/kernel.packets"
+else
+	TUNER_ARTIFACT=$zimage TUNER_KERNEL_INSNS=0 TUNER_KERNEL_BOOT_TIMEOUT=${TUNER_KERNEL_BOOT_TIMEOUT:-600} TUNER_KERNEL_IPERF_TIME=$secs TUNER_KERNEL_IPERF_OMIT=0 \
+		TUNER_KERNEL_UARCH="preset=cortex-a9,count=c0000000-ffffffff,lines=on" \
+		TUNER_KERNEL_UARCH_OUT="$out/kernel" \
+		"$here/measure.sh" >"$out/iperf3.json"
+	packets=$(sed -n 's/^packets=//p' "$out/kernel.packets")
+	mbps=$(jq '.end.sum_received.bits_per_second / 1e6 | floor' "$out/iperf3.json")
+	echo "kernel $zimage: $packets packets forwarded in $secs s ($mbps Mbit/s emulated, slowed by the plugin)"
+fi
 "$root/scripts/footprint-bands.sh" "$out/kernel.lines" "$packets" "kernel per forwarded packet"
 awk -v P="$packets" '
 	/^region / { on = ($2 == "counted") }
