@@ -65,8 +65,7 @@ echo "== dependencies and kernel source"
 study=$res/kernel-model.yaml
 {
 	sed -e "s|^source: {repo: \.\./|source: {repo: $root/|" \
-		-e "s|\\\$TUNER_STUDY_DIR/\.\./|$root/|g" -e "s|\[\.\./targets/|[$root/targets/|g" \
-		-e "s|, \.\./targets/|, $root/targets/|g" \
+		-e "s|\\\$TUNER_STUDY_DIR/\.\./|$root/|g" -e "s|\.\./targets/|$root/targets/|g" \
 		-e '/^space:$/,/^layout:/d' "$root/spaces/qemu-linux-model.yaml"
 	echo "space:"
 	printf '  flags: ['
