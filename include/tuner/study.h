@@ -49,7 +49,7 @@
  *                                     # back after a failed deploy, boot or
  *                                     # measurement (power-cycle, failsafe)
  *   size: {of: artifact, measure: text|file|command, command: CMD}
- *   measure: {command: CMD, parser: P, timeout: S,
+ *   measure: {command: CMD, parser: P, timeout: S, inputs: [PATH, ...],
  *             repeats: N | {min: N, max: N}, same_code: share|separate,
  *             model: {l1_miss: C, ll_miss: C, clock_mhz: F, files: GLOB},
  *             uarch: {preset: NAME, KEY: VALUE, ...}}
