@@ -93,18 +93,24 @@ echo "== determinism: $boots boots of the -O2 kernel (layout seed 0)"
 b=$(dir -O2 0)
 [ -n "$b" ] || { echo "kernel/model.sh: no -O2 build in $j" >&2; exit 1; }
 plugin=$(dirname "$tuner")/tuner-uarch.so
-mkdir -p "$res/determinism"
+# Kept per kernel, plugin and measurement scripts: a change to any of them
+# boots again.
+q=$root/targets/qemu-linux
+dkey=$(cat "$b/arch/arm/boot/zImage" "$plugin" "$q/model.sh" "$q/natgen.c" "$q/router-init.sh" \
+	"$q/router-nat.sh" "$q/mk-initramfs.sh" | sha1sum | cut -c1-12)
+det=$res/determinism/$dkey
+mkdir -p "$det"
 for i in $(seq "$boots"); do
-	o=$res/determinism/boot$i.out
+	o=$det/boot$i.out
 	if [ ! -s "$o" ]; then
 		TUNER_ARTIFACT=$b/arch/arm/boot/zImage TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLUGIN=$plugin \
 			"$root/targets/qemu-linux/model.sh" >"$o.tmp"
 		mv "$o.tmp" "$o"
 	fi
 	"$tuner" uarch --preset cortex-a9 --csv "$o" | tail -1 | sed "s/^/boot $i,/"
-done >"$res/determinism/scores.csv"
-"$tuner" uarch --preset cortex-a9 --csv "$res/determinism/boot1.out" | head -1 >"$res/determinism/header.csv"
-python3 - "$res/determinism" "$boots" <<'PY'
+done >"$det/scores.csv"
+"$tuner" uarch --preset cortex-a9 --csv "$det/boot1.out" | head -1 >"$det/header.csv"
+python3 - "$det" "$boots" <<'PY'
 import csv, sys, filecmp
 d, n = sys.argv[1], int(sys.argv[2])
 head = next(csv.reader(open(d + "/header.csv")))
