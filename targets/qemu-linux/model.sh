@@ -37,6 +37,9 @@
 #   TUNER_KERNEL_MODEL_TIMEOUT  seconds for the whole run (default 1500)
 #   TUNER_KERNEL_MODEL_LINES    1: also keep the report's .lines (the
 #                               per-line footprint; footprint bands)
+#   TUNER_KERNEL_MODEL_SENDONLY 1: natgen's frames go to MACs no NIC has,
+#                               so the router receives none: the cost of
+#                               the sender alone, per frame sent
 # Exit status: 0 measured; 1 otherwise, with the reason on stderr.
 set -euo pipefail
 
@@ -46,6 +49,8 @@ warmup=${TUNER_KERNEL_MODEL_WARMUP:-200}
 gap=${TUNER_KERNEL_MODEL_GAP_US:-500}
 timeout=${TUNER_KERNEL_MODEL_TIMEOUT:-1500}
 lines=${TUNER_KERNEL_MODEL_LINES:-0}
+gen=
+[ "${TUNER_KERNEL_MODEL_SENDONLY:-0}" = 1 ] && gen=,sendonly
 
 say() { echo "model.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -93,7 +98,7 @@ t0=$(date +%s.%N)
 # shellcheck disable=SC2046 # nic prints separate words on purpose
 qemu-system-arm -M vexpress-a9 -m 256M -smp 1 -icount shift=0,sleep=off \
 	-audiodev none,id=snd0 -dtb "$dtb" -kernel "$zimage" -initrd "$initrd" \
-	-append "console=ttyAMA0 rdinit=/init tuner.gen=$rounds,$warmup,$gap" \
+	-append "console=ttyAMA0 rdinit=/init tuner.gen=$rounds,$warmup,$gap$gen" \
 	-display none -monitor none -serial "file:$dir/console.log" \
 	-plugin "$so,$marg" \
 	$(nic lan 0 52:54:00:12:01:01) $(nic wan 1 52:54:00:12:02:01) \

@@ -6,7 +6,7 @@
  * host timing enters: with QEMU's -icount every count is the same on every
  * boot of one kernel.
  *
- *   natgen LAN WAN SND SINK ROUNDS WARMUP GAP_US
+ *   natgen LAN WAN SND SINK ROUNDS WARMUP GAP_US [sendonly]
  *
  * LAN and WAN are the router's interfaces (192.168.1.1 and 10.0.0.2, with
  * nftables masquerade on WAN); SND shares LAN's QEMU hub, SINK shares
@@ -39,6 +39,10 @@
  * N and B: the frames (and their bytes) LAN and WAN transmitted in the
  * window, i.e. forwarded; S: the frames natgen sent meanwhile. N != S means
  * the router dropped or delayed some (the scorer refuses that run).
+ *
+ * sendonly: the same frames, addressed to MACs no NIC has, so the router
+ * never receives them: what the sender alone costs. Then N and B are the
+ * frames and bytes sent, and natgen fails if LAN or WAN received any.
  * Exit status 0, or 1 with "natgen: REASON" on stderr.
  */
 #include <arpa/inet.h>
@@ -82,6 +86,10 @@ static struct side snd, sink;
 static struct tcpflow tcp[NTCP];
 static uint16_t ipid;
 static unsigned long sent;
+static unsigned long long sent_bytes;
+static int sendonly;
+static const uint8_t mac_nobody_lan[6] = { 0x52, 0x54, 0x00, 0x12, 0x01, 0x77 };
+static const uint8_t mac_nobody_wan[6] = { 0x52, 0x54, 0x00, 0x12, 0x02, 0x77 };
 
 static void die(const char *what)
 {
@@ -192,6 +200,10 @@ static void send_frame(struct side *s, const uint8_t *dst, const uint8_t *src, u
 		memset(f + len, 0, 60 - len);
 		len = 60;
 	}
+	if (sendonly) {
+		dst = dst == mac_lan ? mac_nobody_lan : mac_nobody_wan;
+		memcpy(f, dst, 6);
+	}
 	memcpy(s->to.sll_addr, dst, 6);
 	for (;;) {
 		if (sendto(s->fd, f, len, 0, (struct sockaddr *)&s->to, sizeof(s->to)) ==
@@ -202,6 +214,7 @@ static void send_frame(struct side *s, const uint8_t *dst, const uint8_t *src, u
 		sleep_us(50); /* the NIC's ring is full: let QEMU's tx timer run */
 	}
 	sent++;
+	sent_bytes += len;
 }
 
 enum { FIN = 1, SYN = 2, PSH = 8, ACK = 16 };
@@ -290,13 +303,14 @@ int main(int argc, char **argv)
 {
 	const char *lan, *wan;
 	long rounds, warmup, gap;
-	unsigned long long p0, b0, p1, b1;
+	unsigned long long p0, b0, p1, b1, r0, r1, sb0;
 	unsigned long s0;
 
-	if (argc != 8) {
-		fprintf(stderr, "usage: natgen LAN WAN SND SINK ROUNDS WARMUP GAP_US\n");
+	if (argc != 8 && !(argc == 9 && !strcmp(argv[8], "sendonly"))) {
+		fprintf(stderr, "usage: natgen LAN WAN SND SINK ROUNDS WARMUP GAP_US [sendonly]\n");
 		return 1;
 	}
+	sendonly = argc == 9;
 	lan = argv[1];
 	wan = argv[2];
 	open_side(&snd, argv[3]);
@@ -324,7 +338,9 @@ int main(int argc, char **argv)
 
 	p0 = stat_of(lan, "tx_packets") + stat_of(wan, "tx_packets");
 	b0 = stat_of(lan, "tx_bytes") + stat_of(wan, "tx_bytes");
+	r0 = stat_of(lan, "rx_packets") + stat_of(wan, "rx_packets");
 	s0 = sent;
+	sb0 = sent_bytes;
 	mark_reset();
 	for (long r = 0; r < rounds; r++)
 		round_once(gap);
@@ -332,6 +348,17 @@ int main(int argc, char **argv)
 	mark_dump();
 	p1 = stat_of(lan, "tx_packets") + stat_of(wan, "tx_packets");
 	b1 = stat_of(lan, "tx_bytes") + stat_of(wan, "tx_bytes");
+	r1 = stat_of(lan, "rx_packets") + stat_of(wan, "rx_packets");
+	if (sendonly) {
+		if (r1 != r0) {
+			fprintf(stderr, "natgen: sendonly: the router received %llu frames\n", r1 - r0);
+			return 1;
+		}
+		printf("TUNER-GEN-DONE packets=%lu bytes=%llu sent=%lu sendonly\n", sent - s0,
+		       sent_bytes - sb0, sent - s0);
+		fflush(stdout);
+		return 0;
+	}
 	printf("TUNER-GEN-DONE packets=%llu bytes=%llu sent=%lu\n", p1 - p0, b1 - b0, sent - s0);
 	fflush(stdout);
 	return 0;

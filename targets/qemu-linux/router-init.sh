@@ -7,7 +7,7 @@
 # offloads off so each packet takes the per-packet path. Prints
 # TUNER-ROUTER-READY on the console, or TUNER-ROUTER-FAILED: REASON.
 #
-# With tuner.gen=ROUNDS,WARMUP,GAP_US on the kernel command line (model.sh,
+# With tuner.gen=ROUNDS,WARMUP,GAP_US[,sendonly] on the kernel command line (model.sh,
 # the deterministic model): two more NICs, SND on LAN's QEMU hub and SINK
 # on WAN's, come up without addresses; the router's neighbours 192.168.1.2
 # and 10.0.0.1 are static entries pointing at MACs no NIC has (what it
@@ -89,9 +89,12 @@ if [ $gcov = 1 ]; then
 fi
 echo "TUNER-ROUTER-READY"
 if [ -n "$gen" ]; then
-	rounds=${gen%%,*} rest=${gen#*,}
-	warmup=${rest%%,*} gap=${rest#*,}
-	if /bin/natgen "$lan" "$wan" "$snd" "$sink" "$rounds" "$warmup" "$gap"; then
+	ifs=$IFS
+	IFS=,
+	# shellcheck disable=SC2086 # split on commas
+	set -- $gen
+	IFS=$ifs
+	if /bin/natgen "$lan" "$wan" "$snd" "$sink" "$@"; then
 		for i in "$snd" "$sink"; do
 			echo "router: $i received $(cat "/sys/class/net/$i/statistics/rx_packets") frames"
 		done
