@@ -94,6 +94,8 @@ marks=$(arm-linux-gnueabihf-objdump -d "$TMPDIR/natgen" | grep -cE '\se320f0f[12
 [ "$marks" = 2 ] || fail "natgen holds $marks mark instructions, not 2"
 if qemu-arm "$TMPDIR/natgen" lo lo 2>"$TMPDIR/err"; then fail "natgen ran without its arguments"; fi
 grep -q 'usage: natgen' "$TMPDIR/err" || fail "natgen: $(cat "$TMPDIR/err")"
+if qemu-arm "$TMPDIR/natgen" l w s k 1 1 1 sometimes 2>"$TMPDIR/err"; then fail "natgen took mode 'sometimes'"; fi
+grep -q 'usage: natgen' "$TMPDIR/err" || fail "natgen: $(cat "$TMPDIR/err")"
 if TUNER_ARTIFACT=$TMPDIR/none TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLUGIN=$TMPDIR/none \
 	"$t/model.sh" >"$TMPDIR/out" 2>"$TMPDIR/err"; then
 	fail "model.sh measured a missing kernel"
