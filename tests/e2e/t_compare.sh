@@ -53,6 +53,18 @@ j=$TMPDIR/c1/journal.jsonl
 [ "$(count_records "$j" measure)" -eq 10 ] || fail "measurements: $(count_records "$j" measure)"
 grep '"type":"measure"' "$j" | sed -E 's/.*"config":"([0-9a-f]+)".*/\1/' | uniq | wc -l | grep -qx 10 ||
 	fail "not interleaved"
+# One run per layout seed (a deterministic target, as the kernel model):
+# the layout sd is the seeds' spread, said to include any run noise, not
+# "unknown".
+study 5 0 0.02 >"$TMPDIR/s1.yaml"
+"$TUNER" compare -q "$TMPDIR/s1.yaml" --a "" --b "-fa" --repeats 1 --layout 6 \
+	--results "$TMPDIR/c1r" >"$TMPDIR/o1r" || fail "compare, one run per seed: $(cat "$TMPDIR/o1r")"
+grep -q "^  noise: one run per layout seed, layout sd [0-9.]*% (the seeds' spread, run noise included); layout band" \
+	"$TMPDIR/o1r" || fail "one run per seed: $(grep noise "$TMPDIR/o1r")"
+"$TUNER" compare -q "$TMPDIR/s1.yaml" --a "" --b "-fa" --repeats 1 --layout 6 \
+	--results "$TMPDIR/c1r" --format json >"$TMPDIR/o1r.json"
+jq -e '.objectives[0] | .layout_sd_with_runs == true and .layout_sd > 0.005 and .layout_sd < 0.05' \
+	"$TMPDIR/o1r.json" >/dev/null || fail "json: $(jq -c '.objectives[0]' "$TMPDIR/o1r.json")"
 # A rerun measures nothing more and says the same.
 "$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
 	--results "$TMPDIR/c1" >"$TMPDIR/o1b"

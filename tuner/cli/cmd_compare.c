@@ -178,7 +178,7 @@ struct cmp_obj {
 	struct stats_test t;    /* !exact */
 	const char *how;        /* the test */
 	double run_sd, lsd, band; /* relative; NaN: unknown */
-	int lsd_assumed, beyond;
+	int lsd_assumed, lsd_with_runs, beyond;
 	enum outcome outcome;
 	const char *verdict;
 };
@@ -202,6 +202,18 @@ static void compare_objective(struct cmp_obj *c, const struct config_result *A,
 		c->how = "Welch's t on the layout seeds' means";
 		c->lsd = cmd_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) /
 			 fabs(c->ma);
+		if (!isfinite(c->lsd) && a->n == A->spread[i].clusters &&
+		    b->n == B->spread[i].clusters) {
+			/* One run per layout seed (a deterministic target):
+			 * the seeds' spread is the layout's plus any run
+			 * noise, which cannot be told apart. */
+			struct summary sa, sb;
+
+			stats_summarize(&sa, a->x, a->n);
+			stats_summarize(&sb, b->x, b->n);
+			c->lsd = cmd_pooled_sd(sa.stddev, sb.stddev) / fabs(c->ma);
+			c->lsd_with_runs = 1;
+		}
 	} else if (o->has_layout_sd) {
 		/* Each side's mean carries its one layout's offset: add their
 		 * variance, 2 (sd |mean a|)^2, to the run noise's. */
@@ -326,13 +338,21 @@ static void format_interval(char *buf, size_t len, const struct stats_test *t)
  * is within it" */
 static void format_noise(char *buf, size_t len, const struct cmp_obj *c, unsigned K)
 {
+	char run[64];
+
+	if (c->lsd_with_runs)
+		snprintf(run, sizeof(run), "one run per layout seed");
+	else
+		snprintf(run, sizeof(run), "run sd %.2g%%", 100 * c->run_sd);
 	if (isfinite(c->lsd))
-		snprintf(buf, len, "run sd %.2g%%, layout sd %.2g%%%s; layout band ±%.2g%%: the difference is %s it",
-			 100 * c->run_sd, 100 * c->lsd, c->lsd_assumed ? " (assumed)" : "",
+		snprintf(buf, len, "%s, layout sd %.2g%%%s; layout band ±%.2g%%: the difference is %s it",
+			 run, 100 * c->lsd,
+			 c->lsd_assumed ? " (assumed)" :
+			 c->lsd_with_runs ? " (the seeds' spread, run noise included)" : "",
 			 100 * c->band, c->beyond ? "beyond" : "within");
 	else
-		snprintf(buf, len, "run sd %.2g%%, layout sd unknown (%u layout seed a side); layout band unknown",
-			 100 * c->run_sd, K);
+		snprintf(buf, len, "%s, layout sd unknown (%u layout seed a side); layout band unknown",
+			 run, K);
 }
 
 static void print_text(const struct cmp_obj *c, unsigned K)
@@ -452,6 +472,7 @@ static json_t *objective_json(const struct cmp_obj *c)
 	json_object_set_new(j, "run_sd", cmd_json_num(c->run_sd));
 	json_object_set_new(j, "layout_sd", cmd_json_num(c->lsd));
 	json_object_set_new(j, "layout_sd_assumed", json_boolean(c->lsd_assumed));
+	json_object_set_new(j, "layout_sd_with_runs", json_boolean(c->lsd_with_runs));
 	json_object_set_new(j, "layout_band", cmd_json_num(c->band));
 	json_object_set_new(j, "beyond_band", isfinite(c->band) ? json_boolean(c->beyond) :
 			    json_null());
