@@ -21,6 +21,8 @@
 #   bench/kernel/model.sh [--seeds K] [--boots N] [--configs 'A;B;...']
 #                         [--results DIR] [--tuner TUNER]
 #
+# Measured: 58 min from a warm ccache for -O2 and -Os, a cold one for
+# the other three (2026-12-03); 15 min to measure all again.
 # Defaults: K 5, N 3, CONFIGS '-O2;-Os;-O2 -fno-reorder-blocks;-O2
 # -fno-tree-ch;-O2 -falign-functions=32', results results/kernel-model
 # (a rerun resumes from its journal). A new flag set is a full kernel
@@ -139,7 +141,7 @@ for line in open(j):
     r = json.loads(line)
     if r.get("type") == "build" and r.get("status") == "ok":
         builds[r["key"]] = (r["flags"], r["seed"])
-        size[(r["flags"], r["seed"])] = r.get("size")
+        size[(r["flags"], r["seed"])] = int(r["size"]) if r.get("size") is not None else None
     elif r.get("type") == "measure" and r.get("ok") and r["build"] in builds:
         cyc.setdefault(builds[r["build"]][0], {})[builds[r["build"]][1]] = r["values"]["cycles"]
 # Two-sided 95% Student t quantiles by degrees of freedom.
