@@ -31,11 +31,14 @@ fi
 # prepare-source.sh, which this test does not run).
 repo=$TMPDIR/repo
 make_repo "$repo"
-# (Its inputs and commands are named relative to spaces/: here, from the
-# checkout.)
-sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' \
-	-e "s|\\\$TUNER_STUDY_DIR/\.\./targets/|$ROOT/targets/|g" -e "s|\.\./targets/|$ROOT/targets/|g" \
-	"$ROOT/spaces/qemu-linux.yaml" >"$repo/k.yaml"
+# in_repo STUDY: spaces/STUDY over that repository, on stdout. (Its inputs
+# and commands are named relative to spaces/: here, from the checkout.)
+in_repo() {
+	sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' \
+		-e "s|\\\$TUNER_STUDY_DIR/\.\./targets/|$ROOT/targets/|g" -e "s|\.\./targets/|$ROOT/targets/|g" \
+		"$ROOT/spaces/$1"
+}
+in_repo qemu-linux.yaml >"$repo/k.yaml"
 out=$("$TUNER" check "$repo/k.yaml") || fail "tuner check: $out"
 echo "$out" | grep -q '2 configurations' || fail "expected -O2 and -Os: $out"
 echo "$out" | grep -q -- ' -Os$' || fail "no -Os configuration: $out"
@@ -83,13 +86,10 @@ grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "measure.sh: $(cat 
 # as mk-initramfs.sh builds it (A32, so that its two marks are the A32
 # hints the plugin looks for) and refuses bad arguments, model.sh refuses
 # what it cannot run.
-sed -e 's|^source: .*|source: {repo: ., rev: HEAD}|' \
-	-e "s|\\\$TUNER_STUDY_DIR/\.\./targets/|$ROOT/targets/|g" -e "s|\.\./targets/|$ROOT/targets/|g" \
-	"$ROOT/spaces/qemu-linux-model.yaml" >"$repo/km.yaml"
+in_repo qemu-linux-model.yaml >"$repo/km.yaml"
 out=$("$TUNER" check "$repo/km.yaml") || fail "tuner check (model study): $out"
 echo "$out" | grep -q '4 configurations' || fail "model study: $out"
-arm-linux-gnueabihf-gcc -std=c11 -D_GNU_SOURCE -static -marm -O2 -Wall -Wextra -Werror \
-	-o "$TMPDIR/natgen" "$t/natgen.c" || fail "natgen.c does not build"
+"$t/mk-initramfs.sh" --natgen "$TMPDIR/natgen" || fail "natgen.c does not build"
 marks=$(arm-linux-gnueabihf-objdump -d "$TMPDIR/natgen" | grep -cE '\se320f0f[12]\s' || true)
 [ "$marks" = 2 ] || fail "natgen holds $marks mark instructions, not 2"
 if qemu-arm "$TMPDIR/natgen" lo lo 2>"$TMPDIR/err"; then fail "natgen ran without its arguments"; fi
