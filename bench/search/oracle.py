@@ -182,6 +182,46 @@ def load(data_dir=None, noise_scale=1.0):
     return Oracle(dims, throughput, size, sigma, meta.get("study", ""), meta)
 
 
+def write(out_dir, study, dims, values, sigma, noise_sample, generated, truth):
+    """Writes a dataset, oracle.csv and oracle.json, into out_dir: what
+    load() reads. dims: [(name, [values...]), ...]; values: {index:
+    (throughput, size)} for every configuration of the space; sigma:
+    {"throughput": rel_sd, "size": rel_sd}, the layout noise the replay
+    adds (the model's run noise is 0); noise_sample: how sigma was
+    estimated; generated: the command, its wall time and date; truth:
+    what a configuration's value is (e.g. {"layout_seeds": 1, "of":
+    "seed 0"}). Raises DataError when a configuration has no value."""
+    radix = [len(v) for _, v in dims]
+    n = math.prod(radix)
+    missing = [i for i in range(n) if i not in values]
+    if missing:
+        raise DataError("%d of %d configurations have no value (e.g. index %d)"
+                        % (len(missing), n, missing[0]))
+    with open(os.path.join(out_dir, "oracle.csv"), "w") as f:
+        f.write("index," + ",".join(name for name, _ in dims) + ",throughput,size\n")
+        for i in range(n):
+            pick, x = [], i
+            for r in reversed(radix):
+                pick.append(x % r)
+                x //= r
+            t, sz = values[i]
+            f.write("%d,%s,%.6f,%d\n" % (i, ",".join(map(str, reversed(pick))), t, round(sz)))
+    meta = {
+        "study": study,
+        "dims": [{"name": name, "values": list(v)} for name, v in dims],
+        "objectives": [{"name": "throughput", "goal": "max", "unit": "Mbit/s (modelled)"},
+                       {"name": "size", "goal": "min", "unit": "bytes of fast-path code"}],
+        "truth": truth,
+        "noise": {o: {"layout_rel_sd": round(sigma[o], 6), "run_rel_sd": 0}
+                  for o in ("throughput", "size")},
+        "noise_sample": noise_sample,
+        "generated": dict(generated, configurations=n),
+    }
+    with open(os.path.join(out_dir, "oracle.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+        f.write("\n")
+
+
 def index_of(radix, values):
     """The index of the configuration of value indices `values` in a space of
     `radix` values per dimension (mixed radix, the last varying fastest).
@@ -349,9 +389,12 @@ def describe(oracle):
     gen = m.get("generated", {})
     noise = m.get("noise", {})
     configs = len(oracle.front)
+    seeds = m.get("truth", {}).get("layout_seeds", 1)
+    truth = ("every one measured once (layout seed 0)" if seeds == 1 else
+             "each the mean of its %d layout seeds" % seeds)
     lines = [
-        "data: %s, %d configurations (%s), every one measured once; generated %s (%s s): %s"
-        % (oracle.study, oracle.n, " x ".join(str(r) for r in oracle.radix),
+        "data: %s, %d configurations (%s), %s; generated %s (%s s): %s"
+        % (oracle.study, oracle.n, " x ".join(str(r) for r in oracle.radix), truth,
            gen.get("date", "?"), gen.get("wall_seconds", "?"), gen.get("command", "?")),
         "throughput is MODELLED (Mbit/s, to maximize); size in bytes (to minimize)",
         "noise (log-normal, per evaluation%s): throughput sigma %.4g (layout %s, run %s), "

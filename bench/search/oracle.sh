@@ -66,10 +66,6 @@ for row in rows(os.path.join(res, "results.csv")):
                  % (row["config"], row["flags"], row["status"]))
     data[index_of(pick_of(row))] = (float(row["throughput"]), float(row["size"]))
 n = math.prod(radix)
-missing = [i for i in range(n) if i not in data]
-if missing:
-    sys.exit("oracle.sh: %d of %d configurations have no result (e.g. index %d)"
-             % (len(missing), n, missing[0]))
 
 # The layout noise: each sampled configuration's spread between its layout
 # seeds (its samples' standard deviation: one run on each seed's build,
@@ -95,37 +91,15 @@ with open(os.path.join(res, "journal.jsonl")) as f:
             break
 end = datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(res, "results.csv")),
                                       datetime.timezone.utc)
-with open(os.path.join(out, "oracle.csv"), "w") as f:
-    f.write("index," + ",".join(name for name, _ in dims) + ",throughput,size\n")
-    for i in range(n):
-        pick, x = [], i
-        for r in reversed(radix):
-            pick.append(x % r)
-            x //= r
-        t, s = data[i]
-        f.write("%d,%s,%.6f,%d\n" % (i, ",".join(map(str, reversed(pick))), t, round(s)))
-meta = {
-    "study": study["study"],
-    "dims": [{"name": name, "values": values} for name, values in dims],
-    "objectives": [{"name": "throughput", "goal": "max", "unit": "Mbit/s (modelled)"},
-                   {"name": "size", "goal": "min", "unit": "bytes of fast-path code"}],
-    "noise": {
-        "throughput": {"layout_rel_sd": round(sigma["throughput"], 6), "run_rel_sd": 0},
-        "size": {"layout_rel_sd": round(sigma["size"], 6), "run_rel_sd": 0},
-    },
-    "noise_sample": {"configurations": len(noise_rows), "layout_seeds": 6,
-                     "throughput_rel_sd": [round(x, 6) for x in rel["throughput"]],
-                     "size_rel_sd": [round(x, 6) for x in rel["size"]]},
-    "generated": {
-        "command": "bench/search/oracle.sh",
-        "wall_seconds": round((end - start).total_seconds()),
-        "date": end.strftime("%Y-%m-%d"),
-        "configurations": n,
-    },
-}
-with open(os.path.join(out, "oracle.json"), "w") as f:
-    json.dump(meta, f, indent=1)
-    f.write("\n")
+sys.path.insert(0, out)
+import oracle as O
+O.write(out, study["study"], dims, data, sigma,
+        {"configurations": len(noise_rows), "layout_seeds": 6,
+         "throughput_rel_sd": [round(x, 6) for x in rel["throughput"]],
+         "size_rel_sd": [round(x, 6) for x in rel["size"]]},
+        {"command": "bench/search/oracle.sh", "wall_seconds": round((end - start).total_seconds()),
+         "date": end.strftime("%Y-%m-%d")},
+        {"layout_seeds": 1, "of": "layout seed 0's measurement"})
 print("oracle: %d configurations, layout noise %.4f (throughput) %.4f (size) over %d "
       "configurations, step 1 took %d s" % (n, sigma["throughput"], sigma["size"],
                                             len(noise_rows), (end - start).total_seconds()))

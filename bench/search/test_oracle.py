@@ -214,6 +214,24 @@ class Dataset(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             self.assertRaises(oracle.DataError, oracle.load, d)
 
+    def test_write_roundtrip(self):
+        dims = [("opt", ["-O2", "-Os"]), ("reorder", ["", "-fx"])]
+        values = {0: (10.25, 100.0), 1: (11.0, 101.0), 2: (9.0, 90.4), 3: (9.5, 90.0)}
+        with tempfile.TemporaryDirectory() as d:
+            oracle.write(d, "w", dims, values, {"throughput": 0.0123456789, "size": 0.0},
+                         {"configurations": 4}, {"command": "c", "wall_seconds": 3, "date": "d"},
+                         {"layout_seeds": 6, "of": "mean"})
+            o = oracle.load(d)
+            self.assertEqual(o.dims, dims)
+            self.assertEqual(o.throughput, [10.25, 11.0, 9.0, 9.5])
+            self.assertEqual(o.size, [100, 101, 90, 90])  # bytes are whole
+            self.assertEqual(o.sigma, (0.012346, 0.0))
+            self.assertEqual(o.meta["generated"]["configurations"], 4)
+            self.assertIn("each the mean of its 6 layout seeds", oracle.describe(o)[0])
+            del values[2]
+            self.assertRaises(oracle.DataError, oracle.write, d, "w", dims, values,
+                              {"throughput": 0, "size": 0}, {}, {}, {})
+
 
 class Harness(unittest.TestCase):
     def test_quantile(self):
