@@ -65,7 +65,7 @@ PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
 PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
 
-.PHONY: all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
+.PHONY: test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
@@ -136,6 +136,12 @@ bench-kernel: deps all
 # builds three kernels the first time.
 test-lab: deps all
 	@scripts/test-lab.sh $(B)/tuner
+
+# Opt-in: build.executor: slurm on a real Slurm (controller and node on this
+# machine, started and stopped by the test; installs Debian's slurm and
+# munge). Needs root.
+test-cluster: deps all
+	@scripts/test-cluster.sh $(B)/tuner
 
 # libFuzzer targets: the study loader, the output parsers, the journal
 # reader. Always built with clang in build/fuzz (VARIANT=fuzz).

@@ -10,7 +10,8 @@
  * closes without guard_stop() (tuner died, however), the guard SIGKILLs
  * every group still watched, then every process marked as one of tuner's
  * commands (below) with its group, and exits. The write end of the pipe is
- * close-on-exec, so no command keeps the guard waiting.
+ * close-on-exec, so no command keeps the guard waiting. Slurm jobs it is
+ * told of (guard_watch_job) are cancelled with scancel then.
  *
  * The guard runs in a session and process group of its own (setsid), so
  * a signal to tuner's group (kill -KILL -- -PGID, or Ctrl-C from the
@@ -59,6 +60,15 @@ unsigned guard_kill_marked(const char *prefix, pid_t spare);
 /* Thread-safe, async-signal-safe; no-ops without a guard. */
 void guard_watch(pid_t pgid);
 void guard_unwatch(pid_t pgid);
+
+/*
+ * A Slurm job of tuner's (slurm.h): when tuner dies without guard_stop(),
+ * the guard runs `scancel` (from PATH) with every job still watched,
+ * after killing the groups and marked processes, and waits for it (at
+ * most 30 s). Thread-safe, async-signal-safe; no-ops without a guard.
+ */
+void guard_watch_job(unsigned job);
+void guard_unwatch_job(unsigned job);
 
 /* Normal exit: the guard leaves everything alone and is reaped. */
 void guard_stop(void);

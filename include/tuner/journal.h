@@ -78,6 +78,12 @@ struct build_record {
 	 * by this build itself. */
 	char profile[17];
 	char profile_from[17];
+	/* build.executor: slurm: its phases' jobs, "PHASE=ID@NODE ..." (NODE
+	 * "?" when never seen running), the last job of each phase; and how
+	 * many jobs were submitted in all (retries included). NULL and 0 for
+	 * a build made here. */
+	char *jobs;
+	unsigned job_attempts;
 };
 
 struct measure_record {

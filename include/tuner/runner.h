@@ -53,10 +53,20 @@ struct runner_opts {
 	size_t capture_max;      /* cap on captured bytes; 0 = 1 MiB */
 	double timeout;          /* seconds; 0 = none */
 	double grace;            /* seconds between TERM and KILL; 0 = 2 */
+	int unmarked;            /* no mark (guard.h) in its environment: a
+	                            client whose work goes on elsewhere under
+	                            the same environment (sbatch --export=ALL:
+	                            the job, maybe on this machine, must not
+	                            look like an escape of the client's); its
+	                            group is still killed */
+	int uncancellable;       /* runs on after tn_cancelled() (a cleanup:
+	                            scancel, and the squeue calls that see
+	                            it through); the timeout still holds */
 };
 #define RUNNER_OPTS_INIT { .argv = NULL, .env = NULL, .clear_env = 0, .cwd = NULL, \
 			   .log_path = NULL, .log_max = 0, .capture = 0, .capture_max = 0, \
-			   .timeout = 0, .grace = 0 }
+			   .timeout = 0, .grace = 0, .unmarked = 0, \
+			   .uncancellable = 0 }
 
 /* What a command may write to its log by default: a build's log stays
  * readable and a runaway command cannot fill the disk. */
@@ -89,6 +99,7 @@ struct runner {
 	double start, deadline, kill_at;
 	size_t capture_max, log_max;
 	double grace;
+	int uncancellable;
 	char log_last;  /* the last byte written to the log */
 	char mark[48];  /* "TUNER_CMD_<tuner pid>_<n>=1" */
 	char name[72];  /* the command, shortened, for the warning */
@@ -96,7 +107,7 @@ struct runner {
 };
 #define RUNNER_INIT { .pid = -1, .out_fd = -1, .err_fd = -1, .log_fd = -1, .start = 0, \
 		      .deadline = 0, .kill_at = 0, .capture_max = 0, .log_max = 0, .grace = 0, \
-		      .log_last = 0, .mark = "", .name = "", .result = { 0 } }
+		      .uncancellable = 0, .log_last = 0, .mark = "", .name = "", .result = { 0 } }
 
 /* Starts the child. -1 with message if it could not be started (missing
  * program, unopenable log, ...). */

@@ -18,7 +18,10 @@
  *     NAME: [VALUE, ...]              # strings; "" allowed; "pgo": off/on
  *   build: {command: CMD, artifact: FILE, timeout: SECONDS,
  *           applied: record | {command: CMD, timeout: SECONDS},
- *           inputs: [PATH, ...], equivalent: build | skip}
+ *           inputs: [PATH, ...], equivalent: build | skip,
+ *           executor: local | slurm,
+ *           slurm: {partition: NAME, cpus: N, mem: SIZE, time: MINUTES,
+ *                   retries: N, poll: SECONDS}}
  *                                     # command and artifact required;
  *                                     # artifact relative to $TUNER_OUT;
  *                                     # applied: check which flags each
@@ -26,7 +29,16 @@
  *                                     # inputs: below; equivalent: skip
  *                                     # the builds GCC is predicted, and
  *                                     # was seen, to make alike
- *                                     # (gccopt_predicted())
+ *                                     # (gccopt_predicted());
+ *                                     # executor: slurm submits every
+ *                                     # build phase as a Slurm job
+ *                                     # (slurm.h, docs/cluster.md): cpus
+ *                                     # also sets TUNER_JOBS, time
+ *                                     # defaults to the timeout's,
+ *                                     # retries (default 2) to submit
+ *                                     # a job lost with its node again,
+ *                                     # poll (default 2 s) between
+ *                                     # squeue calls; slurm only with it
  *   train: {command: CMD, timeout: SECONDS, inputs: [PATH, ...],
  *           share: own | check}
  *                                     # required if pgo: on appears;
@@ -169,6 +181,7 @@
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch.h"
+#include "tuner/slurm.h"
 #include "tuner/space.h"
 
 struct study_loc {
@@ -254,6 +267,11 @@ struct study {
 	 * as an earlier one (gccopt_predicted()) is not built, once a build
 	 * of such a pair confirmed it; build (default): every one is. */
 	int skip_equivalent;
+	/* build.executor: slurm: every build phase (PGO's too, training
+	 * included) runs as a Slurm job (slurm.h); local (default): here.
+	 * build.slurm: the jobs' options; partition and mem malloced. */
+	int executor_slurm;
+	struct slurm_opts slurm;
 	struct cmd_spec train;
 	/* train.share: check: a PGO configuration predicted to train the same
 	 * profile as an earlier one (gccopt_profile_form(): same source,

@@ -157,6 +157,10 @@ static void test_journal__round_trip(void **state)
 	 * what GCC ignores. */
 	memcpy(b2.same_build, "0123456789abcdef", 17);
 	b2.ignored = "-falign-functions=64";
+	/* Built as Slurm jobs: each phase's job and node, and how many were
+	 * submitted. */
+	b2.jobs = "generate=41@n1 train=42@n2 use=44@n1";
+	b2.job_attempts = 4;
 	b1again = b1;
 	b1again.status = BUILD_OK;
 	b1again.exit_status = 0;
@@ -217,10 +221,14 @@ static void test_journal__round_trip(void **state)
 	assert_true(got->size == 1002.0);
 	assert_string_equal(got->same_build, "0123456789abcdef");
 	assert_string_equal(got->ignored, "-falign-functions=64");
+	assert_string_equal(got->jobs, "generate=41@n1 train=42@n2 use=44@n1");
+	assert_int_equal(got->job_attempts, 4);
 	assert_null(journal_find_build(j, "0000000000000000"));
 	got = journal_find_build(j, b1.key);
 	assert_string_equal(got->same_build, "");
 	assert_null(got->ignored);
+	assert_null(got->jobs);
+	assert_int_equal(got->job_attempts, 0);
 
 	assert_int_equal(journal_measures(j, b1.key, NULL, &ms), 3);
 	for (unsigned i = 0; i < 3; i++) {

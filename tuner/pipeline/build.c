@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* build: see include/tuner/build.h */
 #include "tuner/build.h"
+#include "tuner/slurm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,28 +53,70 @@ static int run_in_env(struct runner *r, const char *command, const struct cmd_en
 	return ret;
 }
 
+/* Where a build's phases run: here, or as Slurm jobs (slurm.h), whose ids
+ * and nodes go into jobs ("build=ID@NODE train=ID@NODE ..."). */
+struct executor {
+	const struct study *study;
+	const char *key;   /* the build's key: the jobs' names */
+	const char *dir;   /* the build's directory: the job scripts */
+	struct strbuf jobs;
+	unsigned attempts; /* jobs submitted, in all */
+};
+
+/* One phase as a Slurm job; fills r's result as the runner would. */
+static int phase_slurm(struct runner_result *res, struct executor *x, const char *tag,
+		       const struct cmd_spec *cmd, const struct cmd_env *e, const char *log)
+{
+	struct slurm_result sr;
+	char **env = env_build(e);
+	char *name = xasprintf("%s-%s", x->key, tag);
+	int ret = slurm_run(&sr, &x->study->slurm, cmd->command, e->out, env, log, x->dir, name,
+			    cmd->timeout);
+
+	env_free(env);
+	free(name);
+	if (ret < 0)
+		return -1;
+	memset(res, 0, sizeof(*res));
+	res->exited = sr.exited;
+	res->exit_code = sr.exit_code;
+	res->status = sr.status;
+	res->timed_out = sr.timed_out;
+	res->cancelled = sr.cancelled;
+	res->wall = sr.wall;
+	x->attempts += sr.attempts;
+	if (sr.attempts)
+		strbuf_addf(&x->jobs, "%s%s=%s@%s", x->jobs.len ? " " : "", tag, sr.job,
+			    sr.node[0] ? sr.node : "?");
+	return 0;
+}
+
 /* One phase. Returns 0 with *status set (BUILD_OK or the failure), or
  * BUILD_ECANCELLED / -1. */
-static int phase(enum build_status *status, int *exit_status, const char *name,
-		 const struct cmd_spec *cmd, const struct cmd_env *e,
+static int phase(enum build_status *status, int *exit_status, const char *name, const char *tag,
+		 struct executor *x, const struct cmd_spec *cmd, const struct cmd_env *e,
 		 const char *log, enum build_status on_fail)
 {
 	struct runner r = RUNNER_INIT;
+	struct runner_result *res = &r.result;
 	int ret;
 
 	log_append(log, "== tuner: %s\n", name);
-	ret = run_in_env(&r, cmd->command, e, log, 0, cmd->timeout);
+	if (x->study->executor_slurm)
+		ret = phase_slurm(res, x, tag, cmd, e, log);
+	else
+		ret = run_in_env(&r, cmd->command, e, log, 0, cmd->timeout);
 	if (ret < 0)
 		goto out;
-	if (r.result.cancelled) {
+	if (res->cancelled) {
 		ret = BUILD_ECANCELLED;
 		goto out;
 	}
-	*exit_status = r.result.status;
-	if (r.result.timed_out) {
+	*exit_status = res->status;
+	if (res->timed_out) {
 		log_append(log, "== tuner: %s timed out\n", name);
 		*status = BUILD_TIMEOUT;
-	} else if (r.result.status != 0) {
+	} else if (res->status != 0) {
 		*status = on_fail;
 	} else {
 		*status = BUILD_OK;
@@ -243,6 +286,8 @@ int build_run(struct build_record *out, const struct build_request *req)
 	char *artifact = xasprintf("%s/%s", req->dir, s->artifact);
 	char *build_flags = NULL;
 	struct cmd_env e = { 0 };
+	struct executor x = { .study = s, .key = req->key, .dir = req->dir,
+			      .jobs = STRBUF_INIT };
 	double start = now_seconds();
 	enum build_status st = BUILD_OK;
 	int ret = -1;
@@ -263,7 +308,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.out = req->dir;
 	e.cache = req->cache_dir;
 	e.study_dir = s->dir;
-	e.jobs = req->jobs;
+	e.jobs = s->executor_slurm && s->slurm.cpus ? s->slurm.cpus : req->jobs;
 	e.layout_seed = req->layout_seed;
 	e.config_id = c->id;
 	e.run = -1;
@@ -283,8 +328,8 @@ int build_run(struct build_record *out, const struct build_request *req)
 				goto out;
 			e.out = gen_dir;
 			e.pgo = "generate";
-			ret = phase(&st, &out->exit_status, "build (pgo generate)", &s->build, &e,
-				    log, BUILD_FAILED);
+			ret = phase(&st, &out->exit_status, "build (pgo generate)", "generate", &x,
+				    &s->build, &e, log, BUILD_FAILED);
 			if (ret < 0 || st != BUILD_OK)
 				goto done;
 			if (stat(gen_artifact, &sb) < 0) {
@@ -292,8 +337,8 @@ int build_run(struct build_record *out, const struct build_request *req)
 				goto done;
 			}
 			e.artifact = gen_artifact;
-			ret = phase(&st, &out->exit_status, "train", &s->train, &e, log,
-				    BUILD_TRAIN_FAILED);
+			ret = phase(&st, &out->exit_status, "train", "train", &x, &s->train, &e,
+				    log, BUILD_TRAIN_FAILED);
 			if (ret < 0 || st != BUILD_OK)
 				goto done;
 			/* What the training left, to compare (train.share). */
@@ -310,7 +355,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 		e.pgo = "use";
 	}
 	ret = phase(&st, &out->exit_status, c->pgo == PGO_ON ? "build (pgo use)" : "build",
-		    &s->build, &e, log, BUILD_FAILED);
+		    c->pgo == PGO_ON ? "use" : "build", &x, &s->build, &e, log, BUILD_FAILED);
 	if (ret < 0 || st != BUILD_OK)
 		goto done;
 	if (stat(artifact, &sb) < 0) {
@@ -367,8 +412,13 @@ done:
 	out->artifact = st == BUILD_OK ? xstrdup(artifact) : NULL;
 	if (st != BUILD_OK)
 		out->size = NAN;
+	if (x.attempts) {
+		out->jobs = strbuf_detach(&x.jobs);
+		out->job_attempts = x.attempts;
+	}
 	ret = 0;
 out:
+	strbuf_release(&x.jobs);
 	free(log);
 	free(gen_dir);
 	free(profile_dir);

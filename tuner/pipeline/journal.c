@@ -134,6 +134,7 @@ static struct build_record *copy_build(const struct build_record *r)
 	c->dir = dup_or_null(r->dir);
 	c->artifact = dup_or_null(r->artifact);
 	c->ignored = dup_or_null(r->ignored);
+	c->jobs = dup_or_null(r->jobs);
 	applied_copy(&c->applied, &r->applied);
 	return c;
 }

@@ -185,6 +185,10 @@ char *jrec_build_line(const struct build_record *r)
 		err |= set_str(o, "profile", r->profile);
 	if (r->profile_from[0])
 		err |= set_str(o, "profile_from", r->profile_from);
+	if (r->jobs) {
+		err |= set_str(o, "slurm_jobs", r->jobs);
+		err |= set_new(o, "slurm_submitted", json_integer(r->job_attempts));
+	}
 	return finish(o, err);
 }
 
@@ -460,6 +464,8 @@ static int parse_build(struct build_record *r, struct reader *rd)
 	r->ignored = dup_or_null(rd_str(rd, o, "ignored", 0));
 	rd_fixed(rd, r->profile, sizeof(r->profile), o, "profile", 0, 1);
 	rd_fixed(rd, r->profile_from, sizeof(r->profile_from), o, "profile_from", 0, 1);
+	r->jobs = dup_or_null(rd_str(rd, o, "slurm_jobs", 0));
+	r->job_attempts = (unsigned)rd_int(rd, o, "slurm_submitted", 0, UINT32_MAX);
 	return rd->bad ? -1 : 0;
 }
 
@@ -594,7 +600,8 @@ void build_record_release(struct build_record *r)
 	free(r->dir);
 	free(r->artifact);
 	free(r->ignored);
-	r->flags = r->dir = r->artifact = r->ignored = NULL;
+	free(r->jobs);
+	r->flags = r->dir = r->artifact = r->ignored = r->jobs = NULL;
 	applied_release(&r->applied);
 }
 

@@ -565,6 +565,8 @@ void study_release(struct study *s)
 	space_release(&s->space);
 	cmd_spec_release(&s->build);
 	free(s->artifact);
+	free((char *)s->slurm.partition);
+	free((char *)s->slurm.mem);
 	cmd_spec_release(&s->applied_cmd);
 	cmd_spec_release(&s->train);
 	cmd_spec_release(&s->deploy);

@@ -18,7 +18,11 @@
 
 /* Known keys of each mapping, NULL-terminated. */
 static const char *const build_keys[] = {
-	"command", "artifact", "timeout", "applied", "inputs", "equivalent", NULL
+	"command", "artifact", "timeout", "applied", "inputs", "equivalent", "executor", "slurm",
+	NULL
+};
+static const char *const slurm_keys[] = {
+	"partition", "cpus", "mem", "time", "retries", "poll", NULL
 };
 static const char *const cmd_keys[] = { "command", "timeout", NULL };
 static const char *const train_keys[] = { "command", "timeout", "inputs", "share", NULL };
@@ -202,6 +206,65 @@ static int parse_either(int *out, struct loader *ld, const struct ynode *v, cons
 	return -1;
 }
 
+/* build.slurm (slurm.h): the jobs' options. */
+static int parse_slurm(struct loader *ld, const struct ynode *n)
+{
+	struct slurm_opts *o = &ld->s->slurm;
+	const struct ynode *v;
+	size_t digits;
+	char *str;
+
+	if (study_want_map(ld, n, "build.slurm", slurm_keys) < 0)
+		return -1;
+	v = ynode_get(n, "partition");
+	if (v) {
+		str = NULL;
+		if (ynode_str(&str, ld->path, v, "build.slurm.partition") < 0)
+			return -1;
+		o->partition = str;
+		if (!*str || strspn(str, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789._-,") != strlen(str))
+			return study_err(ld, v, "'build.slurm.partition' must be a partition name "
+					 "(letters, digits, '.', '_', '-', ',')");
+	}
+	v = ynode_get(n, "mem");
+	if (v) {
+		str = NULL;
+		if (ynode_str(&str, ld->path, v, "build.slurm.mem") < 0)
+			return -1;
+		o->mem = str;
+		/* Slurm's form: a number, then an optional unit. */
+		digits = strspn(str, "0123456789");
+		if (!digits || strlen(str + digits) > 1 ||
+		    (str[digits] && !strchr("KMGT", str[digits])))
+			return study_err(ld, v, "'build.slurm.mem' must be a size such as 4096M or 4G");
+	}
+	v = ynode_get(n, "cpus");
+	if (v && ynode_count(&o->cpus, ld->path, v, "build.slurm.cpus") < 0)
+		return -1;
+	v = ynode_get(n, "time");
+	if (v && ynode_count(&o->time_min, ld->path, v, "build.slurm.time") < 0)
+		return -1;
+	v = ynode_get(n, "retries");
+	if (v) {
+		uint64_t r;
+
+		if (ynode_u64(&r, ld->path, v, "build.slurm.retries") < 0)
+			return -1;
+		if (r > 100)
+			return study_err(ld, v, "'build.slurm.retries' must be from 0 to 100");
+		o->retries = (unsigned)r;
+	}
+	v = ynode_get(n, "poll");
+	if (v) {
+		if (ynode_double(&o->poll, ld->path, v, "build.slurm.poll") < 0)
+			return -1;
+		if (!(o->poll >= 0.05 && o->poll <= 600))
+			return study_err(ld, v, "'build.slurm.poll' must be between 0.05 and 600 seconds");
+	}
+	return 0;
+}
+
 int study_parse_build(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -230,6 +293,18 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 	v = ynode_get(n, "equivalent");
 	if (v && parse_either(&s->skip_equivalent, ld, v, "build.equivalent", "skip", "build") < 0)
 		return -1;
+	v = ynode_get(n, "executor");
+	if (v && parse_either(&s->executor_slurm, ld, v, "build.executor", "slurm", "local") < 0)
+		return -1;
+	s->slurm.retries = 2;
+	s->slurm.poll = 2.0;
+	v = ynode_get(n, "slurm");
+	if (v) {
+		if (!s->executor_slurm)
+			return study_err(ld, v, "'build.slurm' needs 'build.executor: slurm'");
+		if (parse_slurm(ld, v) < 0)
+			return -1;
+	}
 	return 0;
 }
 

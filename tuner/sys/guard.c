@@ -17,8 +17,9 @@
 
 /* One message: fits in PIPE_BUF, so concurrent writes never interleave. */
 struct msg {
-	char op; /* 'w' watch, 'u' unwatch, 's' stop */
-	pid_t pgid;
+	char op; /* 'w' watch, 'u' unwatch, 'j' watch job, 'k' unwatch job,
+	            's' stop */
+	pid_t pgid; /* or a Slurm job id */
 };
 
 static int guard_fd = -1;
@@ -46,6 +47,57 @@ void guard_watch(pid_t pgid)
 void guard_unwatch(pid_t pgid)
 {
 	send_msg('u', pgid);
+}
+
+void guard_watch_job(unsigned job)
+{
+	send_msg('j', (pid_t)job);
+}
+
+void guard_unwatch_job(unsigned job)
+{
+	send_msg('k', (pid_t)job);
+}
+
+/* Seconds the guard gives scancel before it kills it. */
+#define SCANCEL_WAIT 30
+
+/* `scancel ID...` of the jobs still watched, waited for (at most
+ * SCANCEL_WAIT seconds); in the guard, after tuner died. */
+static void cancel_jobs(const pid_t *jobs, size_t n)
+{
+	char **argv, (*ids)[16];
+	pid_t pid;
+
+	if (!n)
+		return;
+	argv = xcalloc(n + 2, sizeof(*argv));
+	ids = xcalloc(n, sizeof(*ids));
+	argv[0] = (char *)"scancel";
+	for (size_t i = 0; i < n; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "%u", (unsigned)jobs[i]);
+		argv[i + 1] = ids[i];
+	}
+	pid = fork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	for (int t = 0; pid > 0 && t < SCANCEL_WAIT * 10; t++) {
+		struct timespec pause = { 0, 100000000L };
+
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			pid = 0;
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	free(ids);
+	free(argv);
 }
 
 /* Scans of /proc: new processes may appear while we kill (a marked one
@@ -230,8 +282,8 @@ unsigned guard_kill_marked(const char *prefix, pid_t spare)
  * yet watched, and whatever left a command's group. */
 static void __attribute__((noreturn)) guard_main(int fd, pid_t tuner, pid_t tuner_pg)
 {
-	pid_t *groups = NULL;
-	size_t n = 0, alloc = 0;
+	pid_t *groups = NULL, *jobs = NULL;
+	size_t n = 0, alloc = 0, njobs = 0, jobs_alloc = 0;
 	struct msg m;
 	ssize_t r;
 	int stopped = 0;
@@ -258,6 +310,15 @@ static void __attribute__((noreturn)) guard_main(int fd, pid_t tuner, pid_t tune
 					groups[i] = groups[--n];
 					break;
 				}
+		} else if (m.op == 'j') {
+			ALLOC_GROW(jobs, njobs + 1, jobs_alloc);
+			jobs[njobs++] = m.pgid;
+		} else if (m.op == 'k') {
+			for (size_t i = 0; i < njobs; i++)
+				if (jobs[i] == m.pgid) {
+					jobs[i] = jobs[--njobs];
+					break;
+				}
 		}
 	}
 	if (!stopped) {
@@ -269,6 +330,8 @@ static void __attribute__((noreturn)) guard_main(int fd, pid_t tuner, pid_t tune
 		/* Tuner's own group holds what started tuner (a pipeline's
 		 * other end): never the guard's to kill. */
 		guard_kill_marked(prefix, tuner_pg);
+		/* After the kills: no sbatch of tuner's can submit one more. */
+		cancel_jobs(jobs, njobs);
 	}
 	_exit(0);
 }

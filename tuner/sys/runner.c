@@ -98,7 +98,8 @@ static char **build_env(const struct runner_opts *opts, const char *mark)
 		envp[len++] = (char *)guard_env();
 	/* This command's own mark (guard.h): its name is new, so nothing
 	 * inherited or set in opts->env can hide it. */
-	envp[len++] = (char *)mark;
+	if (*mark)
+		envp[len++] = (char *)mark;
 	envp[len] = NULL;
 	return envp;
 }
@@ -223,9 +224,11 @@ int runner_start(struct runner *r, const struct runner_opts *opts)
 	r->capture_max = opts->capture_max ? opts->capture_max : DEFAULT_CAPTURE_MAX;
 	r->log_max = opts->log_max ? opts->log_max : RUNNER_LOG_MAX;
 	r->grace = opts->grace > 0 ? opts->grace : DEFAULT_GRACE;
+	r->uncancellable = opts->uncancellable;
 	r->log_last = '\n';
-	snprintf(r->mark, sizeof(r->mark), GUARD_MARK "%ld_%u=1", (long)getpid(),
-		 atomic_fetch_add(&mark_seq, 1) + 1);
+	if (!opts->unmarked)
+		snprintf(r->mark, sizeof(r->mark), GUARD_MARK "%ld_%u=1", (long)getpid(),
+			 atomic_fetch_add(&mark_seq, 1) + 1);
 	set_name(r, opts->argv);
 
 	/* What goes to the log goes through us, so that we can cap it. */
@@ -492,7 +495,7 @@ int runner_wait(struct runner *r)
 		if (!r->kill_at) {
 			if (r->deadline && now >= r->deadline)
 				r->result.timed_out = 1;
-			else if (tn_cancelled())
+			else if (!r->uncancellable && tn_cancelled())
 				r->result.cancelled = 1;
 			if (r->result.timed_out || r->result.cancelled) {
 				kill(-r->pid, SIGTERM);
@@ -523,7 +526,7 @@ int runner_wait(struct runner *r)
 	 * what left the group carrying its mark; the child, not yet reaped,
 	 * keeps the group's id from being reused meanwhile. */
 	kill(-r->pid, SIGKILL);
-	r->result.escaped = guard_kill_marked(r->mark, r->pid);
+	r->result.escaped = r->mark[0] ? guard_kill_marked(r->mark, r->pid) : 0;
 	do
 		w = wait4(r->pid, &status, 0, &ru);
 	while (w < 0 && errno == EINTR);
@@ -572,7 +575,8 @@ void runner_release(struct runner *r)
 {
 	if (r->pid > 0) {
 		kill(-r->pid, SIGKILL);
-		guard_kill_marked(r->mark, r->pid);
+		if (r->mark[0])
+			guard_kill_marked(r->mark, r->pid);
 		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		guard_unwatch(r->pid);
