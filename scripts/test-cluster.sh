@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 tuner=$(readlink -f "${1:-build/release/tuner}")
-pkgs="slurmctld slurmd slurm-client munge"
+pkgs="slurmctld slurmd slurm-client munge distcc"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -93,6 +93,16 @@
  *                                     # (default true): the strategy may
  *                                     # measure a configuration again
  *   layout: {samples: K}              # K >= 1 layout seeds per config
+ *   watch: {flags: F, layout: K, repeats: N,
+ *           notify: {command: CMD, timeout: SECONDS}}
+ *                                     # tuner watch (docs/watch.md): the
+ *                                     # flags every commit is built with
+ *                                     # (default: the first
+ *                                     # configuration's), layout seeds
+ *                                     # (>= 2) and runs per commit to
+ *                                     # start with, and a command run
+ *                                     # with the report when a commit
+ *                                     # is named
  *
  * Numbers have upper bounds, past which a value is a slip of the keyboard
  * (4294967295 samples), refused where it is written rather than by the
@@ -325,6 +335,12 @@ struct study {
 	struct study_loc search_loc, samples_loc;
 
 	unsigned layout_samples; /* default 1 */
+	/* watch: what tuner watch measures each commit with (NULL / 0: its
+	 * defaults, those of tuner bisect), and the command that receives its
+	 * report (watch.notify; command NULL when absent). */
+	char *watch_flags;
+	unsigned watch_layout, watch_repeats;
+	struct cmd_spec watch_notify;
 };
 
 /*

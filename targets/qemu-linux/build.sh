@@ -33,7 +33,21 @@
 # Options:
 #   TUNER_KERNEL_WORK    work area (default <repo>/results/qemu-linux-work)
 #   TUNER_KERNEL_CCACHE  1 (default when ccache is installed): compile
-#                        through ccache, CCACHE_DIR=$TUNER_KERNEL_WORK/ccache
+#                        through ccache, CCACHE_DIR=$TUNER_KERNEL_WORK/ccache,
+#                        one cache for every study; study: the study's own
+#                        cache, $TUNER_CACHE/ccache (tuner's cache directory
+#                        in the results); 0: no ccache. Never for PGO
+#                        builds (below). Each build counts its own hits
+#                        (CCACHE_STATSLOG) into tuner-sizes.txt
+#                        (ccache_hits, ccache_misses) and its log
+#   TUNER_KERNEL_CC_PREFIX  a command every compilation runs under, e.g.
+#                        distcc (DISTCC_HOSTS in the environment says
+#                        where): CC="distcc <cross>gcc", or with ccache its
+#                        CCACHE_PREFIX, so only misses are sent. With
+#                        distcc each build counts the compilations that ran
+#                        on other hosts and here (its DISTCC_LOG, verbose)
+#                        into tuner-sizes.txt (distcc_remote,
+#                        distcc_local) and its log. docs/cluster.md
 #   TUNER_KERNEL_CROSS   cross prefix (default arm-linux-gnueabihf-)
 #   TUNER_KERNEL_EXTRA_CONFIG  a config fragment merged after router.config
 #                        (default: none); every option it sets must
@@ -102,13 +116,44 @@ kmake=(make -s -C "$TUNER_SRC" O="$B" ARCH=arm CROSS_COMPILE="$cross" -j"$jobs")
 # .gcda (its own build directory), which a cache hit made in another
 # directory would get wrong, and a profile-use compile reads a .gcda that
 # must not be answered from a cache.
-if [ "${TUNER_KERNEL_CCACHE:-1}" = 1 ] && [ "$pgo" = off ] && command -v ccache >/dev/null; then
-	export CCACHE_DIR=$work/ccache
+ccache_mode=${TUNER_KERNEL_CCACHE:-1}
+prefix=${TUNER_KERNEL_CC_PREFIX:-}
+case $ccache_mode in
+0 | 1) ;;
+study) : "${TUNER_CACHE:?TUNER_KERNEL_CCACHE=study needs TUNER_CACHE (tuner sets it)}" ;;
+*) echo "build.sh: bad TUNER_KERNEL_CCACHE '$ccache_mode' (0, 1 or study)" >&2; exit 1 ;;
+esac
+case $prefix in
+*[!A-Za-z0-9_./-]*)
+	echo "build.sh: TUNER_KERNEL_CC_PREFIX must be one command (a name or path), not '$prefix'" >&2
+	exit 1
+	;;
+esac
+cc=${cross}gcc
+rm -f "$B/tuner-ccache.log" "$B/tuner-distcc.log"
+if [ "$ccache_mode" != 0 ] && [ "$pgo" = off ] && command -v ccache >/dev/null; then
+	if [ "$ccache_mode" = study ]; then
+		export CCACHE_DIR=$TUNER_CACHE/ccache
+	else
+		export CCACHE_DIR=$work/ccache
+	fi
 	# Build directories differ per configuration: hash relative paths.
 	export CCACHE_BASEDIR=/
 	export CCACHE_NOHASHDIR=1
-	kmake+=(CC="ccache ${cross}gcc")
+	# This build's own hits and misses, whatever else shares the cache.
+	export CCACHE_STATSLOG=$B/tuner-ccache.log
+	if [ -n "$prefix" ]; then
+		export CCACHE_PREFIX=$prefix
+	fi
+	kmake+=(CC="ccache $cc")
+elif [ -n "$prefix" ]; then
+	kmake+=(CC="$prefix $cc")
 fi
+case $prefix in
+*distcc)
+	export DISTCC_LOG=$B/tuner-distcc.log DISTCC_VERBOSE=1
+	;;
+esac
 
 # Layout pads: four objects of seed-derived sizes, put at seed-derived
 # places among the members of vmlinux.a (the kernel's objects in link
@@ -229,6 +274,26 @@ text=$("${cross}size" -A "$B/vmlinux" | awk '$1 == ".text" { print $2 }')
 secs=$(echo "$end - $start" | bc)
 printf 'optimize=%s flags=%s seed=%s pgo=%s\nbuild_seconds=%.0f\nzimage_bytes=%s\nvmlinux_text_bytes=%s\n' \
 	"$opt" "$flags" "$seed" "$pgo" "$secs" "$zbytes" "$text" >"$B/tuner-sizes.txt"
+# What ccache and distcc did for this build.
+if [ -f "$B/tuner-ccache.log" ]; then
+	hits=$(grep -cxE 'direct_cache_hit|preprocessed_cache_hit' "$B/tuner-ccache.log" || true)
+	misses=$(grep -cx 'cache_miss' "$B/tuner-ccache.log" || true)
+	printf 'ccache_hits=%s\nccache_misses=%s\n' "$hits" "$misses" >>"$B/tuner-sizes.txt"
+	echo "build.sh: ccache ($CCACHE_DIR): $hits hits, $misses misses" \
+		"($(awk -v h="$hits" -v m="$misses" 'BEGIN { printf "%.1f", h + m ? 100 * h / (h + m) : 0 }')% hits)" >&2
+fi
+if [ -f "$B/tuner-distcc.log" ]; then
+	# "compile FILE on HOST completed ok": the compiler ran on HOST
+	# (localhost: here, also when distcc fell back).
+	remote=$(grep -cE '\] compile .* on [^ ]+ completed ok$' "$B/tuner-distcc.log" || true)
+	local_=$(grep -cE '\] compile .* on localhost completed ok$' "$B/tuner-distcc.log" || true)
+	remote=$((remote - local_))
+	printf 'distcc_remote=%s\ndistcc_local=%s\n' "$remote" "$local_" >>"$B/tuner-sizes.txt"
+	echo "build.sh: distcc: $remote compilations on other hosts, $local_ here" \
+		"($(awk -v r="$remote" -v l="$local_" 'BEGIN { printf "%.1f", r + l ? 100 * r / (r + l) : 0 }')% distributed)" >&2
+	# The verbose log is large; its counts are kept.
+	gzip -f "$B/tuner-distcc.log"
+fi
 if [ "$pgo" = use ]; then
 	n=$(find "$TUNER_PROFILE_DIR" -name '*.gcda' | wc -l)
 	mism=$(grep -c 'coverage mismatch\|-Wcoverage-mismatch' "$B/tuner-make.err" || true)

@@ -8,7 +8,8 @@
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
 #define EXIT_FAILED 3 /* run: done, but configurations failed */
-#define EXIT_VERDICT 4 /* compare --fail-on: done, and the verdict is the one refused */
+#define EXIT_VERDICT 4 /* compare --fail-on: done, and the verdict is the one refused;
+                        * watch: a regression was named */
 #define EXIT_INTERRUPTED 130
 
 #include <getopt.h>
@@ -79,6 +80,8 @@ int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+extern const char watch_usage[];
 int cmd_layout(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 int cmd_report(int argc, char **argv);

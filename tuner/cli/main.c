@@ -26,6 +26,8 @@ static const struct cmd commands[] = {
 	  blame_usage },
 	{ "bisect", cmd_bisect, "find the commit that changed the objective, not a layout shift",
 	  bisect_usage },
+	{ "watch", cmd_watch, "measure each new commit of a branch; name the one that moved it",
+	  watch_usage },
 	{ "layout", cmd_layout, "hot functions' cache placement and cost; which alignments matter",
 	  layout_usage },
 	{ "uarch", cmd_uarch, "weigh saved router-model counters with other penalties",

@@ -21,7 +21,7 @@
  * study_cmds.c). */
 static const char *const top_keys[] = {
 	"study", "source", "space", "build", "train", "deploy", "ready", "reboot",
-	"recover", "size", "measure", "testbeds", "lab", "objectives", "search", "layout",
+	"recover", "size", "measure", "testbeds", "lab", "objectives", "search", "layout", "watch",
 	NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
@@ -346,6 +346,34 @@ static int parse_layout(struct loader *ld, const struct ynode *key, const struct
 	return 0;
 }
 
+/* watch: tuner watch's configuration (study.h). */
+static int parse_watch(struct loader *ld, const struct ynode *key, const struct ynode *n)
+{
+	static const char *const keys[] = { "flags", "layout", "repeats", "notify", NULL };
+	static const char *const notify_keys[] = { "command", "timeout", NULL };
+	struct study *s = ld->s;
+	const struct ynode *v;
+
+	if (study_want_map(ld, n, "watch", keys) < 0)
+		return -1;
+	v = ynode_get(n, "flags");
+	if (v && ynode_str(&s->watch_flags, ld->path, v, "watch.flags") < 0)
+		return -1;
+	v = ynode_get(n, "layout");
+	if (v && ynode_count(&s->watch_layout, ld->path, v, "watch.layout") < 0)
+		return -1;
+	if (v && s->watch_layout < 2)
+		return study_err(ld, v, "'watch.layout' must be at least 2: with one layout seed a "
+				 "commit that only moves code cannot be told from a regression");
+	v = ynode_get(n, "repeats");
+	if (v && ynode_count(&s->watch_repeats, ld->path, v, "watch.repeats") < 0)
+		return -1;
+	v = ynode_get(n, "notify");
+	if (v && study_parse_cmd_section(ld, &s->watch_notify, v, "watch.notify", notify_keys) < 0)
+		return -1;
+	return 0;
+}
+
 /*
  * Sections in the order of the header's file format, which is also the
  * order cross-checks need: objectives look at size and measure.
@@ -371,6 +399,7 @@ static const struct section {
 	{ "objectives", parse_objectives, "missing 'objectives'" },
 	{ "search", parse_search, NULL },
 	{ "layout", parse_layout, NULL },
+	{ "watch", parse_watch, NULL },
 };
 
 /* Some objective is parsed by a uarch-model parser. */
@@ -567,6 +596,8 @@ void study_release(struct study *s)
 	free(s->artifact);
 	free((char *)s->slurm.partition);
 	free((char *)s->slurm.mem);
+	free(s->watch_flags);
+	cmd_spec_release(&s->watch_notify);
 	cmd_spec_release(&s->applied_cmd);
 	cmd_spec_release(&s->train);
 	cmd_spec_release(&s->deploy);
