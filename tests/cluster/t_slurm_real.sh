@@ -57,21 +57,7 @@ start=$(date +%s)
 "$TUNER" run -q -j 2 --results "$TMPDIR/slurm" "$repo/study.yaml" >"$TMPDIR/out" 2>&1 ||
 	fail "slurm run failed: $(tail -n 5 "$TMPDIR/out")"
 echo "4 builds as Slurm jobs: $(( $(date +%s) - start )) s"
-codes() {
-	python3 - "$1" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["type"] == "build":
-        print(r["flags"], r["status"], r["code"], r["size"])
-PY
-}
-diff <(codes "$TMPDIR/local/journal.jsonl" | sort) <(codes "$TMPDIR/slurm/journal.jsonl" | sort) ||
-	fail "the slurm builds differ from the local ones"
-cut -d, -f1-12 "$TMPDIR/local/results.csv" >"$TMPDIR/local.csv"
-cut -d, -f1-12 "$TMPDIR/slurm/results.csv" >"$TMPDIR/slurm.csv"
-cmp -s "$TMPDIR/local.csv" "$TMPDIR/slurm.csv" ||
-	fail "results.csv differs from the local run's: $(diff "$TMPDIR/local.csv" "$TMPDIR/slurm.csv")"
+same_results "$TMPDIR/local" "$TMPDIR/slurm"
 python3 - "$TMPDIR/slurm/journal.jsonl" "$node" <<'PY' || fail "job ids and nodes are not in the journal"
 import json, re, sys
 builds = [json.loads(l) for l in open(sys.argv[1]) if '"type":"build"' in l]

@@ -116,6 +116,39 @@ live_in_session() {
 	ps -e -o pid=,sid=,stat= | awk -v s="$1" '$2 == s && $1 != s && $3 !~ /^Z/ { print $1 }'
 }
 
+# session_gone PID WHAT: waits (5 s at most) until nothing of session PID
+# lives; else fails, listing what is left after WHAT.
+session_gone() {
+	local left
+	for _ in $(seq 1 50); do
+		[ -z "$(live_in_session "$1")" ] && return 0
+		sleep 0.1
+	done
+	left=$(live_in_session "$1")
+	ps -o pid,pgid,stat,args -s "$1" >&2 || true
+	fail "orphans after $2: $left"
+}
+
+# same_results A B: results directories A and B (of names as long: a
+# path's length can move a measurement) hold the same builds (flags,
+# status, code, size) and the same results.csv up to the objectives'
+# spreads (its first 12 columns).
+same_results() {
+	local f
+	for f in "$1" "$2"; do
+		python3 - "$f/journal.jsonl" <<'PY' | sort >"$f.builds"
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "build":
+        print(r["flags"], r["status"], r["code"], r["size"])
+PY
+		cut -d, -f1-12 "$f/results.csv" >"$f.csv"
+	done
+	diff "$1.builds" "$2.builds" >&2 || fail "the builds of $2 differ from those of $1"
+	cmp -s "$1.csv" "$2.csv" || fail "results.csv of $2 differs from $1's: $(diff "$1.csv" "$2.csv")"
+}
+
 # md_tables_ok FILE: every Markdown table in FILE is well-formed: a header
 # row, a separator row of the same number of cells, then rows of that many
 # cells ('\|' is not a cell boundary); and there is at least one.

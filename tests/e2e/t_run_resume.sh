@@ -52,12 +52,7 @@ done
 pgrep -s "$pid" -x sleep >/dev/null || fail "no build hung"
 kill -KILL $pid
 wait $pid 2>/dev/null || true
-for _ in $(seq 1 50); do
-	[ -z "$(live_in_session "$pid")" ] && break
-	sleep 0.1
-done
-left=$(live_in_session "$pid")
-[ -z "$left" ] || { ps -o pid,pgid,stat,args -s "$pid" >&2 || true; fail "orphans after SIGKILL: $left"; }
+session_gone "$pid" SIGKILL
 before=$(count_records "$res/journal.jsonl" build)
 [ "$before" -ge 5 ] && [ "$before" -lt 16 ] || fail "expected a partial journal, got $before builds"
 echo "killed after $before builds"

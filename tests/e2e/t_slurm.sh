@@ -36,21 +36,7 @@ git -C "$repo" add local.yaml study.yaml && git -C "$repo" commit -q -m study
 	fail "slurm run failed: $(tail -n 5 "$TMPDIR/out")"
 [ "$(count_records "$TMPDIR/slurm/journal.jsonl" build)" -eq 4 ] || fail "not 4 builds"
 [ "$(wc -l <"$FAKE_SLURM_DIR/sbatch.log")" -eq 4 ] || fail "not 4 jobs: $(cat "$FAKE_SLURM_DIR/sbatch.log")"
-codes() {
-	python3 - "$1" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r["type"] == "build":
-        print(r["flags"], r["status"], r["code"], r["size"])
-PY
-}
-diff <(codes "$TMPDIR/local/journal.jsonl" | sort) <(codes "$TMPDIR/slurm/journal.jsonl" | sort) ||
-	fail "the slurm builds differ from the local ones"
-cut -d, -f1-12 "$TMPDIR/local/results.csv" >"$TMPDIR/local.csv"
-cut -d, -f1-12 "$TMPDIR/slurm/results.csv" >"$TMPDIR/slurm.csv"
-cmp -s "$TMPDIR/local.csv" "$TMPDIR/slurm.csv" ||
-	fail "results.csv differs from the local run's: $(diff "$TMPDIR/local.csv" "$TMPDIR/slurm.csv")"
+same_results "$TMPDIR/local" "$TMPDIR/slurm"
 grep -q -- '--partition=builds --cpus-per-task=3 --mem=2G --time=6 ' "$FAKE_SLURM_DIR/sbatch.log" ||
 	fail "options did not reach sbatch: $(head -n 1 "$FAKE_SLURM_DIR/sbatch.log")"
 grep -q -- "--export=ALL --no-requeue" "$FAKE_SLURM_DIR/sbatch.log" || fail "no --export=ALL"
@@ -123,11 +109,7 @@ no_jobs "SIGKILL"
 for id in $ids; do
 	grep -qw "$id" "$FAKE_SLURM_DIR/scancel.log" || fail "job $id was not cancelled by the guard"
 done
-for _ in $(seq 1 50); do
-	[ -z "$(live_in_session "$pid")" ] && break
-	sleep 0.1
-done
-[ -z "$(live_in_session "$pid")" ] || fail "processes left after SIGKILL: $(live_in_session "$pid")"
+session_gone "$pid" SIGKILL
 # The rerun resumes: nothing finished is built again.
 rm -f "$TMPDIR/hang"
 "$TUNER" run -q -j 2 --results "$TMPDIR/kill" "$repo/study.yaml" >/dev/null 2>&1 || fail "resume failed"

@@ -51,11 +51,7 @@ done
 kill -0 $pid 2>/dev/null || fail "the watch finished before it could be killed"
 kill -KILL $pid
 wait $pid 2>/dev/null || true
-for _ in $(seq 1 50); do
-	[ -z "$(live_in_session "$pid")" ] && break
-	sleep 0.1
-done
-[ -z "$(live_in_session "$pid")" ] || fail "processes left after SIGKILL"
+session_gone "$pid" SIGKILL
 before=$(cat "$res"/bisect-*/journal.jsonl | grep -c '"type":"measure"')
 rc=0
 watch --format md >"$TMPDIR/out" || rc=$?
