@@ -57,6 +57,15 @@ grep -q '^jobs=3 flags=-Os -falign-functions=64$' "$TMPDIR"/res2/builds/*/build.
 	fail "TUNER_JOBS or TUNER_FLAGS did not reach the job"
 rm -f "$FAKE_SLURM_DIR/sbatch.log"
 
+# PGO: the instrumented build, the training and the use build, a job each.
+sed -e 's/^  align: .*$/  pgo: [on]/' -e 's/^  opt: .*$/  opt: [-O2]/' "$repo/study.yaml" >"$repo/pgo.yaml"
+git -C "$repo" add pgo.yaml && git -C "$repo" commit -q -m pgo
+"$TUNER" run -q --results "$TMPDIR/pgo" "$repo/pgo.yaml" >"$TMPDIR/out" 2>&1 ||
+	fail "PGO run failed: $(tail -n 5 "$TMPDIR/out")"
+grep -qE '"status":"ok".*"slurm_jobs":"generate=[0-9]+@fake1 train=[0-9]+@fake1 use=[0-9]+@fake1","slurm_submitted":3' \
+	"$TMPDIR/pgo/journal.jsonl" || fail "the PGO phases are not 3 jobs: $(grep '"type":"build"' "$TMPDIR/pgo/journal.jsonl")"
+rm -f "$FAKE_SLURM_DIR/sbatch.log"
+
 # 2. A job lost with its node is submitted again; the build is not lost.
 sed -i "s|command: echo|command: sleep 1; echo|" "$repo/study.yaml"
 git -C "$repo" commit -q -am slow
