@@ -66,6 +66,10 @@ grep -qE '"status":"ok".*"slurm_jobs":"generate=[0-9]+@fake1 train=[0-9]+@fake1 
 	"$TMPDIR/pgo/journal.jsonl" || fail "the PGO phases are not 3 jobs: $(grep '"type":"build"' "$TMPDIR/pgo/journal.jsonl")"
 rm -f "$FAKE_SLURM_DIR/sbatch.log"
 
+"$TUNER" check "$repo/study.yaml" >"$TMPDIR/check" || fail "tuner check refused the study"
+grep -q '^builds: Slurm jobs (partition builds, 3 CPUs, memory 2G, 2 resubmissions of a lost job' "$TMPDIR/check" ||
+	fail "tuner check does not say where builds run: $(cat "$TMPDIR/check")"
+
 # 2. A job lost with its node is submitted again; the build is not lost.
 sed -i "s|command: echo|command: sleep 1; echo|" "$repo/study.yaml"
 git -C "$repo" commit -q -am slow

@@ -337,6 +337,13 @@ int cmd_check(int argc, char **argv)
 		free(all);
 	}
 	check_overrides(&s.space, size, s.skip_equivalent, s.share_profiles);
+	if (s.executor_slurm)
+		printf("builds: Slurm jobs (partition %s, %s%u CPU%s, memory %s, %u resubmission%s of "
+		       "a lost job; docs/cluster.md)\n",
+		       s.slurm.partition ? s.slurm.partition : "the default",
+		       s.slurm.cpus ? "" : "default ", s.slurm.cpus ? s.slurm.cpus : 1,
+		       numfmt_s(s.slurm.cpus ? s.slurm.cpus : 1), s.slurm.mem ? s.slurm.mem : "the default",
+		       s.slurm.retries, numfmt_s(s.slurm.retries));
 	print_testbeds(&s);
 	study_release(&s);
 	return EXIT_OK;
