@@ -61,9 +61,9 @@ for i in $(seq 1 "$seeds"); do
 			false_alarm=$((false_alarm + 1))
 			other="$other improvement:${commit:0:8}@$calls"
 			;;
-		unresolved)
+		unresolved | unconfirmed)
 			unresolved=$((unresolved + 1))
-			other="$other unresolved@$calls"
+			other="$other $res@$calls"
 			;;
 		"no" | "nothing") ;;
 		*)
@@ -82,7 +82,7 @@ for i in $(seq 1 "$seeds"); do
 	fi
 	printf '  %-5s %-7s %-14s %-7s %s\n' "$seed" "$calls" "${got:0:12}" "$delay" "${other:--}"
 done
-echo "watch: named the real commit in $named/$seeds (missed $missed); notifications naming another commit: $wrong; improvements named (false): $false_alarm; unresolved checks: $unresolved; delay in calls after the bad commit arrived:${delays:- none}; $((runs_total / seeds)) measurement runs per seed; $(( $(date +%s) - start ))s"
+echo "watch: named the real commit in $named/$seeds (missed $missed); notifications naming another commit: $wrong; improvements named (false): $false_alarm; unresolved or unconfirmed checks (not notified): $unresolved; delay in calls after the bad commit arrived:${delays:- none}; $((runs_total / seeds)) measurement runs per seed; $(( $(date +%s) - start ))s"
 if [ "$named" -ne "$seeds" ] || [ "$wrong" -ne 0 ] || [ "$false_alarm" -ne 0 ]; then
 	echo "bench: watch: FAILED (target: $seeds/$seeds named, no other notification)"
 	exit 1

@@ -33,7 +33,7 @@ git -C "$TMPDIR/h" branch -f ci "${commits[11]}"
 rc=0
 watch --format json >"$TMPDIR/out" || rc=$?
 [ "$rc" -eq 0 ] || fail "commits 1..12: exit $rc"
-grep -qE '"result": "(no change|unresolved)"' "$TMPDIR/out" || fail "commits 1..12: $(cat "$TMPDIR/out")"
+grep -qE '"result": "(no change|unresolved|unconfirmed)"' "$TMPDIR/out" || fail "commits 1..12: $(cat "$TMPDIR/out")"
 [ ! -e "$TMPDIR/mail.txt" ] || fail "notified for layout-only commits: $(cat "$TMPDIR/mail.txt")"
 
 # Commits up to 21: the regression arrives. Killed once its bisect has
@@ -90,6 +90,7 @@ expect_exit 2 "$TMPDIR/e" "$TUNER" watch "$TMPDIR/s.yaml" --branch ci --layout 1
 grep -q 'at least 2' "$TMPDIR/e" || fail "--layout 1: $(cat "$TMPDIR/e")"
 expect_exit 2 "$TMPDIR/e" "$TUNER" watch "$TMPDIR/s.yaml" --branch no-such-branch --once --results "$TMPDIR/x"
 expect_exit 2 "$TMPDIR/e" "$TUNER" watch "$TMPDIR/s.yaml" --branch ci --interval soon
+expect_exit 2 "$TMPDIR/e" "$TUNER" watch "$TMPDIR/s.yaml" --branch ci --alpha 1
 "$TUNER" watch --help | grep -q 'usage: tuner watch' || fail "no --help"
 sed -e 's/^watch:$/watch:\n  layout: 1/' "$TMPDIR/s.yaml" >"$TMPDIR/bad.yaml"
 expect_exit 2 "$TMPDIR/e" "$TUNER" check "$TMPDIR/bad.yaml"

@@ -39,9 +39,11 @@ const char watch_usage[] =
 	"  2. A later call with new commits runs `tuner bisect --good BASELINE\n"
 	"     --bad REF`: no significant difference -> 'no change'; a commit named\n"
 	"     -> 'regression' or 'improvement' by the objective's goal, reported\n"
-	"     (and given to watch.notify's command); a difference that no single\n"
-	"     commit explains -> 'unresolved', the baseline stays, and the next\n"
-	"     call looks again with the newer commits.\n"
+	"     (and given to watch.notify's command) when its effect against its\n"
+	"     parent has p < --alpha in both tests, else 'unconfirmed'; a\n"
+	"     difference that no single commit explains -> 'unresolved'. After\n"
+	"     'unconfirmed' or 'unresolved' the baseline stays, and the next call\n"
+	"     looks again with the newer commits.\n"
 	"  3. State: RESULTS/watch.jsonl (append-only), each bisect's journal in\n"
 	"     RESULTS/bisect-<good>-<bad>: a call killed in the middle resumes.\n"
 	"\n"
@@ -60,6 +62,9 @@ const char watch_usage[] =
 	"                     watch.notify.command); it sees TUNER_WATCH_RESULT,\n"
 	"                     TUNER_WATCH_COMMIT, TUNER_WATCH_REPORT (the Markdown\n"
 	"                     report's path) and TUNER_WATCH_JSON (the JSON's)\n"
+	"  --alpha A          a named commit is reported when its effect against\n"
+	"                     its parent has p < A, Welch's and the rank test's\n"
+	"                     (default 0.001)\n"
 	"  --results DIR      state and bisects (default:\n"
 	"                     results/<study>/watch-<REF>)\n"
 	"  --format F         table (default), md or json (the report on stdout)\n"
@@ -67,9 +72,9 @@ const char watch_usage[] =
 	"  -q, --quiet        no progress on stderr\n"
 	"  -h, --help         this text\n"
 	"\n"
-	"Exit status (--once): 0 nothing new, no change, or an improvement; 4 a\n"
-	"regression was named; 1 error; 2 bad study file, option or revision; 130\n"
-	"interrupted.\n";
+	"Exit status (--once): 0 nothing new, no change, an improvement,\n"
+	"unconfirmed or unresolved; 4 a regression was named; 1 error; 2 bad\n"
+	"study file, option or revision; 130 interrupted.\n";
 
 struct watch_opts {
 	const char *branch, *since, *flags, *notify, *results, *interval_text;
@@ -77,6 +82,7 @@ struct watch_opts {
 	int once, quiet;
 	enum outfmt fmt;
 	double interval;
+	double alpha; /* the named commit's test against its parent */
 };
 
 struct watch {
@@ -210,7 +216,7 @@ static char *report_text(const struct watch *w, json_t *doc, int md)
 	json_t *fb = json_object_get(doc, "first_bad");
 	const char *b = md ? "**" : "";
 
-	if (!json_is_object(fb))
+	if (!json_is_object(fb) || !strcmp(result, "unconfirmed"))
 		fb = NULL;
 
 	strbuf_addf(&sb, "%s%stuner watch: %s on %s%s\n\n", md ? "## " : "", b, result,
@@ -407,8 +413,26 @@ static int check(struct watch *w)
 		double rel = num(json_object_get(fb, "effect"), "rel");
 		int worse = w->s->objectives[0].maximize ? rel < 0 : rel > 0;
 
+		double p = num(json_object_get(fb, "effect"), "p");
+		double pr = num(json_object_get(fb, "effect"), "p_rank");
+
 		result = isnan(rel) ? "change" : worse ? "regression" : "improvement";
 		json_object_set(doc, "first_bad", fb);
+		json_object_set_new(doc, "alpha", json_real(o->alpha));
+		/* Named, but on evidence a daily watch would find by chance
+		 * (the named commit's own test against its parent reuses the
+		 * bisect's measurements, which chose it): not said. */
+		if (!(p < o->alpha && pr < o->alpha)) {
+			char *msg = xasprintf("bisect named %.12s (%+.2f%% against its parent, p = %.2g, "
+					      "rank p = %.2g), not below the watch's alpha %g: "
+					      "unconfirmed; the baseline stays",
+					      json_string_value(json_object_get(fb, "commit")),
+					      100 * rel, p, pr, o->alpha);
+
+			json_object_set_new(doc, "why", json_string(msg));
+			free(msg);
+			result = "unconfirmed";
+		}
 		text = touched(w, json_string_value(json_object_get(fb, "commit")));
 		json_object_set_new(doc, "touched", json_string(text));
 		free(text);
@@ -426,7 +450,8 @@ static int check(struct watch *w)
 		ret = cmd_error();
 		goto out;
 	}
-	if (strcmp(result, "unresolved") && set_baseline(w, head, result) < 0) {
+	if (strcmp(result, "unresolved") && strcmp(result, "unconfirmed") &&
+	    set_baseline(w, head, result) < 0) {
 		ret = cmd_error();
 		goto out;
 	}
@@ -443,7 +468,7 @@ static int check(struct watch *w)
 		text = NULL;
 	}
 	fflush(stdout);
-	if (json_is_object(json_object_get(doc, "first_bad"))) {
+	if (json_is_object(json_object_get(doc, "first_bad")) && strcmp(result, "unconfirmed")) {
 		const char *cmd = o->notify ? o->notify : w->s->watch_notify.command;
 		char *js;
 
@@ -478,7 +503,7 @@ out:
 static int parse_options(struct watch_opts *o, int argc, char **argv)
 {
 	enum { OPT_BRANCH = 256, OPT_ONCE, OPT_INTERVAL, OPT_SINCE, OPT_FLAGS, OPT_NOTIFY,
-	       OPT_LAYOUT, OPT_MAX_LAYOUT, OPT_REPEATS, OPT_RESULTS, OPT_FORMAT };
+	       OPT_LAYOUT, OPT_MAX_LAYOUT, OPT_REPEATS, OPT_RESULTS, OPT_FORMAT, OPT_ALPHA };
 	static const struct option longopts[] = {
 		{ "branch", required_argument, NULL, OPT_BRANCH },
 		{ "once", no_argument, NULL, OPT_ONCE },
@@ -491,6 +516,7 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 		{ "repeats", required_argument, NULL, OPT_REPEATS },
 		{ "results", required_argument, NULL, OPT_RESULTS },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -501,6 +527,7 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	o->interval = 3600;
+	o->alpha = 0.001;
 	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_BRANCH: o->branch = optarg; break;
@@ -538,6 +565,13 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 		case 'j':
 			if (cmd_count_option(&o->jobs, "watch", "--jobs", optarg, 4096))
 				return EXIT_USAGE;
+			break;
+		case OPT_ALPHA:
+			if (parse_double(&o->alpha, optarg) < 0 || !(o->alpha > 0 && o->alpha < 1)) {
+				fprintf(stderr, "tuner: watch: --alpha takes a number between 0 and 1, not "
+					"'%s'\n", optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_FORMAT:
 			if (cmd_format_option(&o->fmt, "watch", optarg))
