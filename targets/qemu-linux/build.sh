@@ -47,7 +47,9 @@
 #                        distcc each build counts the compilations that ran
 #                        on other hosts and here (its DISTCC_LOG, verbose)
 #                        into tuner-sizes.txt (distcc_remote,
-#                        distcc_local) and its log. docs/cluster.md
+#                        distcc_local; distcc_probes: Kbuild's compiler
+#                        probes, which distcc runs here) and its log.
+#                        docs/cluster.md
 #   TUNER_KERNEL_CROSS   cross prefix (default arm-linux-gnueabihf-)
 #   TUNER_KERNEL_EXTRA_CONFIG  a config fragment merged after router.config
 #                        (default: none); every option it sets must
@@ -284,13 +286,19 @@ if [ -f "$B/tuner-ccache.log" ]; then
 fi
 if [ -f "$B/tuner-distcc.log" ]; then
 	# "compile FILE on HOST completed ok": the compiler ran on HOST
-	# (localhost: here, also when distcc fell back).
-	remote=$(grep -cE '\] compile .* on [^ ]+ completed ok$' "$B/tuner-distcc.log" || true)
-	local_=$(grep -cE '\] compile .* on localhost completed ok$' "$B/tuner-distcc.log" || true)
-	remote=$((remote - local_))
-	printf 'distcc_remote=%s\ndistcc_local=%s\n' "$remote" "$local_" >>"$B/tuner-sizes.txt"
+	# (localhost: here, also when distcc fell back). FILE "(null)": one
+	# of Kbuild's compiler probes (cc-option: input /dev/null), which
+	# distcc always runs here; counted apart.
+	all=$(grep -cE '\] compile .* on [^ ]+ completed ok$' "$B/tuner-distcc.log" || true)
+	here=$(grep -cE '\] compile .* on localhost completed ok$' "$B/tuner-distcc.log" || true)
+	probes=$(grep -cE '\] compile \(null\) on localhost completed ok$' "$B/tuner-distcc.log" || true)
+	remote=$((all - here))
+	local_=$((here - probes))
+	printf 'distcc_remote=%s\ndistcc_local=%s\ndistcc_probes=%s\n' "$remote" "$local_" "$probes" \
+		>>"$B/tuner-sizes.txt"
 	echo "build.sh: distcc: $remote compilations on other hosts, $local_ here" \
-		"($(awk -v r="$remote" -v l="$local_" 'BEGIN { printf "%.1f", r + l ? 100 * r / (r + l) : 0 }')% distributed)" >&2
+		"($(awk -v r="$remote" -v l="$local_" 'BEGIN { printf "%.1f", r + l ? 100 * r / (r + l) : 0 }')% distributed)," \
+		"and $probes compiler probes here" >&2
 	# The verbose log is large; its counts are kept.
 	gzip -f "$B/tuner-distcc.log"
 fi
