@@ -70,18 +70,10 @@ no_jobs "after the run"
 
 # 2. Ctrl-C, then SIGKILL: no job left; the rerun resumes.
 touch "$TMPDIR/hang"
-"$TUNER" run -q -j 2 --results "$TMPDIR/int" "$repo/study.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_running 2
-kill -INT $pid
-wait $pid 2>/dev/null || true
+stop_run INT "$TMPDIR/int" "$repo/study.yaml" wait_running 2
 no_jobs "Ctrl-C"
 echo "Ctrl-C: squeue empty"
-setsid "$TUNER" run -q -j 2 --results "$TMPDIR/kill" "$repo/study.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_running 2
-kill -KILL $pid
-wait $pid 2>/dev/null || true
+stop_run KILL "$TMPDIR/kill" "$repo/study.yaml" wait_running 2
 no_jobs "SIGKILL"
 echo "SIGKILL: squeue empty"
 rm -f "$TMPDIR/hang"

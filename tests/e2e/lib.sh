@@ -129,6 +129,20 @@ session_gone() {
 	fail "orphans after $2: $left"
 }
 
+# stop_run SIGNAL RESULTS STUDY WAIT...: starts `tuner run -q -j 2 STUDY`
+# into RESULTS in a session of its own, runs WAIT... until the run is where
+# it should be stopped, sends SIGNAL to tuner alone and waits for it. Sets
+# pid (the session's).
+stop_run() {
+	local sig=$1 res=$2 study=$3
+	shift 3
+	setsid "$TUNER" run -q -j 2 --results "$res" "$study" >/dev/null 2>&1 &
+	pid=$!
+	"$@"
+	kill "-$sig" "$pid"
+	wait "$pid" 2>/dev/null || true
+}
+
 # same_results A B: results directories A and B (of names as long: a
 # path's length can move a measurement) hold the same builds (flags,
 # status, code, size) and the same results.csv up to the objectives'

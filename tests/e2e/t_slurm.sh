@@ -105,19 +105,14 @@ wait_jobs() { # N: until N jobs run
 }
 touch "$TMPDIR/hang"
 # Ctrl-C (SIGINT to tuner alone)
-"$TUNER" run -q -j 2 --results "$TMPDIR/int" "$repo/study.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_jobs 2
-kill -INT $pid
-wait $pid 2>/dev/null || true
+stop_run INT "$TMPDIR/int" "$repo/study.yaml" wait_jobs 2
 no_jobs "Ctrl-C"
 # SIGKILL: the guard cancels them
-setsid "$TUNER" run -q -j 2 --results "$TMPDIR/kill" "$repo/study.yaml" >/dev/null 2>&1 &
-pid=$!
-wait_jobs 2
-ids=$(squeue | sort | tr '\n' ' ')
-kill -KILL $pid
-wait $pid 2>/dev/null || true
+jobs_then_ids() {
+	wait_jobs 2
+	ids=$(squeue | sort | tr '\n' ' ')
+}
+stop_run KILL "$TMPDIR/kill" "$repo/study.yaml" jobs_then_ids
 no_jobs "SIGKILL"
 for id in $ids; do
 	grep -qw "$id" "$FAKE_SLURM_DIR/scancel.log" || fail "job $id was not cancelled by the guard"
