@@ -12,8 +12,10 @@
 command -v distccd >/dev/null || fail "distccd missing (scripts/test-cluster.sh installs it)"
 src=$("$ROOT/targets/qemu-linux/prepare-source.sh")
 
-# distccd on loopback, an unused port.
+# distccd on loopback, an unused port. It runs as its own user, which
+# must reach its directory (mktemp -d makes the scratch directory 0700).
 port=$((20000 + RANDOM % 20000))
+chmod 755 "$TMPDIR"
 mkdir -p "$TMPDIR/distccd"
 chmod 777 "$TMPDIR/distccd"
 # distccd runs as its own user: its TMPDIR must be one it can write.
