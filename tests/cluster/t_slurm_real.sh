@@ -94,10 +94,18 @@ for _ in $(seq 1 100); do
 	state=$(squeue -h -t all -j "$victim" -o %T 2>/dev/null || true)
 	case $state in RUNNING | COMPLETING | "") sleep 0.2 ;; *) break ;; esac
 done
-# The node registers again by itself (ReturnToService=2); else resume it.
+# The node registers again by itself (ReturnToService=2), maybe between
+# sinfo and scontrol (which then refuses to resume an idle node); else it
+# is resumed. Either way it must come back.
 if sinfo -h -n "$node" -o %T | grep -q down; then
-	scontrol update NodeName="$node" State=RESUME
+	scontrol update NodeName="$node" State=RESUME 2>/dev/null || true
 fi
+for _ in $(seq 1 150); do
+	sinfo -h -n "$node" -o %T | grep -qE '^(idle|mixed|allocated)' && break
+	sleep 0.2
+done
+sinfo -h -n "$node" -o %T | grep -qE '^(idle|mixed|allocated)' ||
+	fail "node $node did not come back: $(sinfo -h -n "$node" -o %T)"
 wait $pid || fail "the run with a lost job failed: $(tail -n 5 "$TMPDIR/lost.out")"
 grep -q "slurm job $victim ended in [A-Z_]* on $node without finishing (attempt 1 of 3); submitting it again" \
 	"$TMPDIR"/lost/builds/*/build.log || fail "job $victim's loss is not in build.log"
