@@ -62,6 +62,16 @@ void guard_unwatch_job(unsigned job)
 /* Seconds the guard gives scancel before it kills it. */
 #define SCANCEL_WAIT 30
 
+/* Removes one v from the unordered set[0..*n) (the last takes its place). */
+static void drop(pid_t *set, size_t *n, pid_t v)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (set[i] == v) {
+			set[i] = set[--*n];
+			return;
+		}
+}
+
 /* `scancel ID...` of the jobs still watched, waited for (at most
  * SCANCEL_WAIT seconds); in the guard, after tuner died. */
 static void cancel_jobs(const pid_t *jobs, size_t n)
@@ -305,20 +315,12 @@ static void __attribute__((noreturn)) guard_main(int fd, pid_t tuner, pid_t tune
 			ALLOC_GROW(groups, n + 1, alloc);
 			groups[n++] = m.pgid;
 		} else if (m.op == 'u') {
-			for (size_t i = 0; i < n; i++)
-				if (groups[i] == m.pgid) {
-					groups[i] = groups[--n];
-					break;
-				}
+			drop(groups, &n, m.pgid);
 		} else if (m.op == 'j') {
 			ALLOC_GROW(jobs, njobs + 1, jobs_alloc);
 			jobs[njobs++] = m.pgid;
 		} else if (m.op == 'k') {
-			for (size_t i = 0; i < njobs; i++)
-				if (jobs[i] == m.pgid) {
-					jobs[i] = jobs[--njobs];
-					break;
-				}
+			drop(jobs, &njobs, m.pgid);
 		}
 	}
 	if (!stopped) {
