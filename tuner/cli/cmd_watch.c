@@ -77,10 +77,10 @@ const char watch_usage[] =
 	"study file, option or revision; 130 interrupted.\n";
 
 struct watch_opts {
-	const char *branch, *since, *flags, *notify, *results, *interval_text;
-	unsigned layout, max_layout, repeats, jobs;
-	int once, quiet;
-	enum outfmt fmt;
+	const char *branch, *since, *flags, *notify;
+	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, -j,
+	                              --results, --format, -q: bisect's */
+	int once;
 	double interval;
 	double alpha; /* the named commit's test against its parent */
 };
@@ -332,9 +332,9 @@ static int check(struct watch *w)
 		}
 	}
 	if (!strcmp(w->baseline, head)) {
-		if (!o->quiet)
+		if (!o->m.quiet)
 			fprintf(stderr, "tuner: watch: nothing new on %s (%.12s)\n", o->branch, head);
-		if (o->fmt == OUTFMT_JSON)
+		if (o->m.fmt == OUTFMT_JSON)
 			printf("{\"result\": \"nothing new\", \"baseline\": \"%s\"}\n", head);
 		return EXIT_OK;
 	}
@@ -358,27 +358,27 @@ static int check(struct watch *w)
 		argv[n++] = "--flags";
 		argv[n++] = o->flags ? o->flags : w->s->watch_flags;
 	}
-	if (o->layout || w->s->watch_layout) {
-		snprintf(layout, sizeof(layout), "%u", o->layout ? o->layout : w->s->watch_layout);
+	if (o->m.layout || w->s->watch_layout) {
+		snprintf(layout, sizeof(layout), "%u", o->m.layout ? o->m.layout : w->s->watch_layout);
 		argv[n++] = "--layout";
 		argv[n++] = layout;
 	}
-	if (o->max_layout) {
-		snprintf(max_layout, sizeof(max_layout), "%u", o->max_layout);
+	if (o->m.max_layout) {
+		snprintf(max_layout, sizeof(max_layout), "%u", o->m.max_layout);
 		argv[n++] = "--max-layout";
 		argv[n++] = max_layout;
 	}
 	snprintf(repeats, sizeof(repeats), "%u",
-		 o->repeats ? o->repeats : w->s->watch_repeats ? w->s->watch_repeats : 3);
+		 o->m.repeats ? o->m.repeats : w->s->watch_repeats ? w->s->watch_repeats : 3);
 	argv[n++] = "--repeats";
 	argv[n++] = repeats;
-	if (o->jobs) {
-		snprintf(jobs, sizeof(jobs), "%u", o->jobs);
+	if (o->m.jobs) {
+		snprintf(jobs, sizeof(jobs), "%u", o->m.jobs);
 		argv[n++] = "-j";
 		argv[n++] = jobs;
 	}
 	argv[n] = NULL;
-	if (!o->quiet)
+	if (!o->m.quiet)
 		fprintf(stderr, "tuner: watch: %.12s..%.12s (%s): measuring\n", w->baseline, head,
 			o->branch);
 	rc = child(&out, argv, log, NULL);
@@ -456,13 +456,13 @@ static int check(struct watch *w)
 		goto out;
 	}
 
-	if (o->fmt == OUTFMT_JSON) {
+	if (o->m.fmt == OUTFMT_JSON) {
 		char *s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 
 		printf("%s\n", s);
 		free(s);
 	} else {
-		text = report_text(w, doc, o->fmt == OUTFMT_MD);
+		text = report_text(w, doc, o->m.fmt == OUTFMT_MD);
 		fputs(text, stdout);
 		free(text);
 		text = NULL;
@@ -503,7 +503,7 @@ out:
 static int parse_options(struct watch_opts *o, int argc, char **argv)
 {
 	enum { OPT_BRANCH = 256, OPT_ONCE, OPT_INTERVAL, OPT_SINCE, OPT_FLAGS, OPT_NOTIFY,
-	       OPT_LAYOUT, OPT_MAX_LAYOUT, OPT_REPEATS, OPT_RESULTS, OPT_FORMAT, OPT_ALPHA };
+	       OPT_ALPHA };
 	static const struct option longopts[] = {
 		{ "branch", required_argument, NULL, OPT_BRANCH },
 		{ "once", no_argument, NULL, OPT_ONCE },
@@ -511,60 +511,30 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 		{ "since", required_argument, NULL, OPT_SINCE },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "notify", required_argument, NULL, OPT_NOTIFY },
-		{ "layout", required_argument, NULL, OPT_LAYOUT },
-		{ "max-layout", required_argument, NULL, OPT_MAX_LAYOUT },
-		{ "repeats", required_argument, NULL, OPT_REPEATS },
-		{ "results", required_argument, NULL, OPT_RESULTS },
-		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
+		{ "max-layout", required_argument, NULL, CMD_OPT_MAX_LAYOUT },
+		CMD_MEASURE_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, ret;
 
 	optind = 1;
 	opterr = 0;
 	o->interval = 3600;
 	o->alpha = 0.001;
-	while ((c = getopt_long(argc, argv, ":j:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CMD_MEASURE_SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_BRANCH: o->branch = optarg; break;
 		case OPT_ONCE: o->once = 1; break;
 		case OPT_SINCE: o->since = optarg; break;
 		case OPT_FLAGS: o->flags = optarg; break;
 		case OPT_NOTIFY: o->notify = optarg; break;
-		case OPT_RESULTS: o->results = optarg; break;
-		case 'q': o->quiet = 1; break;
 		case OPT_INTERVAL:
 			if (parse_duration(&o->interval, optarg) < 0 || o->interval <= 0) {
 				fprintf(stderr, "tuner: watch: --interval takes a duration (1h, 90m, 600), "
 					"not '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
-			break;
-		case OPT_LAYOUT:
-			if (cmd_count_option(&o->layout, "watch", "--layout", optarg, 10000))
-				return EXIT_USAGE;
-			if (o->layout < 2) {
-				fprintf(stderr, "tuner: watch: --layout must be at least 2: with one layout "
-					"seed a commit that only moves code cannot be told from a "
-					"regression\n");
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_MAX_LAYOUT:
-			if (cmd_count_option(&o->max_layout, "watch", "--max-layout", optarg, 10000))
-				return EXIT_USAGE;
-			break;
-		case OPT_REPEATS:
-			if (cmd_count_option(&o->repeats, "watch", "--repeats", optarg, 10000))
-				return EXIT_USAGE;
-			break;
-		case 'j':
-			if (cmd_count_option(&o->jobs, "watch", "--jobs", optarg, 4096))
-				return EXIT_USAGE;
 			break;
 		case OPT_ALPHA:
 			if (parse_double(&o->alpha, optarg) < 0 || !(o->alpha > 0 && o->alpha < 1)) {
@@ -573,18 +543,27 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
-		case OPT_FORMAT:
-			if (cmd_format_option(&o->fmt, "watch", optarg))
-				return EXIT_USAGE;
-			break;
-		case ':':
-			fprintf(stderr, "tuner: watch: %s needs a value\n", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			fprintf(stderr, "tuner: watch: unknown option '%s' (see tuner watch --help)\n",
+			ret = cmd_measure_option(&o->m, c, "watch", argv);
+			if (ret >= 0) {
+				if (ret)
+					return ret;
+				break;
+			}
+			fprintf(stderr, "tuner: watch: unknown option '%s' (see 'tuner watch --help')\n",
 				argv[optind - 1]);
 			return EXIT_USAGE;
 		}
+	}
+	if (o->m.layout > 10000 || o->m.max_layout > 10000 || o->m.repeats > 10000) {
+		fprintf(stderr, "tuner: watch: --layout, --max-layout and --repeats take a whole "
+			"number from 1 to 10000\n");
+		return EXIT_USAGE;
+	}
+	if (o->m.layout == 1) {
+		fprintf(stderr, "tuner: watch: --layout must be at least 2: with one layout seed a "
+			"commit that only moves code cannot be told from a regression\n");
+		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		fprintf(stderr, "tuner: watch: one study file, please (see tuner watch --help)\n");
@@ -638,8 +617,8 @@ int cmd_watch(int argc, char **argv)
 	w.self = xstrdup(exe);
 	w.repo = s.source_repo[0] == '/' ? xstrdup(s.source_repo)
 					 : xasprintf("%s/%s", s.dir, s.source_repo);
-	if (o.results) {
-		w.results = xstrdup(o.results);
+	if (o.m.results) {
+		w.results = xstrdup(o.m.results);
 	} else {
 		char *b = safe_name(o.branch);
 
