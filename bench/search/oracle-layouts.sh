@@ -31,7 +31,7 @@ derive_study "$root" search-oracle-layouts "{strategy: exhaustive, seed: 1}" \
 grep -q 'NB_CCACHE_FP=1' "$tmp/layouts.yaml" ||
 	{ echo "oracle-layouts.sh: spaces/search-oracle.yaml's build command changed; update the sed" >&2; exit 1; }
 if [ "$extract" = 0 ]; then
-	"$tuner" run -q --results "$res" "$tmp/layouts.yaml" >/dev/null
+	"$tuner" run -q --retry-failed --results "$res" "$tmp/layouts.yaml" >/dev/null
 fi
 [ -s "$res/results.csv" ] || { echo "oracle-layouts.sh: no $res/results.csv (run without --extract)" >&2; exit 1; }
 mkdir -p "$out"

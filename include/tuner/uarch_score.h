@@ -62,9 +62,11 @@ int ua_score_parser_valid(const char *name);
 double ua_score_value(const struct ua_score *s, const char *parser);
 
 /*
- * Where the plugin is: tuner-uarch.so beside the running tuner binary
- * (build/VARIANT/), else ../lib/tuner/ from it (make install). NULL when
- * neither exists. A static string, computed once; thread-safe.
+ * Where the plugin is: $TUNER_UARCH_PLUGIN when it is set (NULL if that
+ * file cannot be read), else tuner-uarch.so beside the running tuner
+ * binary (build/VARIANT/), else ../lib/tuner/ from it (make install). NULL
+ * when none exists. A static string, computed once, not to be freed;
+ * thread-safe.
  */
 const char *ua_plugin_path(void);
 

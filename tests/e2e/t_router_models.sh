@@ -96,6 +96,31 @@ grep '"type":"measure"' "$TMPDIR/res-wrong/journal.jsonl" | head -1 >"$TMPDIR/wr
 grep -q '"ok":false' "$TMPDIR/wrong.rec" || fail "a report of another machine was accepted: $(cat "$TMPDIR/wrong.rec")"
 grep -q 'the report was made for' "$TMPDIR/wrong.rec" || fail "no reason: $(cat "$TMPDIR/wrong.rec")"
 
+# A tuner without its plugin (the binary copied elsewhere) refuses a uarch
+# study before anything runs, instead of recording every measurement as
+# failed; TUNER_UARCH_PLUGIN names the plugin, and a name that cannot be
+# read is refused too. tuner check warns.
+mkdir "$TMPDIR/alone"
+cp "$TUNER" "$TMPDIR/alone/tuner"
+study alone a9 cortex-a9 '-O2' 'NB_SCORE_PACKETS=500 "$TUNER_SRC/score-uarch.sh"'
+st=0
+"$TMPDIR/alone/tuner" run -q --results "$TMPDIR/res-alone" alone.yaml >"$TMPDIR/alone.out" 2>&1 || st=$?
+[ "$st" = 1 ] || fail "without the plugin: exit $st, expected 1: $(cat "$TMPDIR/alone.out")"
+grep -q 'alone.yaml: measure.uarch needs the uarch plugin, tuner-uarch.so, and there is none beside this tuner binary' \
+	"$TMPDIR/alone.out" || fail "without the plugin: $(cat "$TMPDIR/alone.out")"
+[ ! -e "$TMPDIR/res-alone/journal.jsonl" ] || fail "without the plugin, a journal was started"
+"$TMPDIR/alone/tuner" check alone.yaml >/dev/null 2>"$TMPDIR/alone.err" || fail "tuner check refused the study"
+grep -q '^warning: measure.uarch needs the uarch plugin' "$TMPDIR/alone.err" || fail "tuner check: $(cat "$TMPDIR/alone.err")"
+st=0
+TUNER_UARCH_PLUGIN=$TMPDIR/none.so "$TMPDIR/alone/tuner" run -q --results "$TMPDIR/res-alone" alone.yaml \
+	>"$TMPDIR/alone.out" 2>&1 || st=$?
+[ "$st" = 1 ] && grep -q "TUNER_UARCH_PLUGIN names '$TMPDIR/none.so', which cannot be read" "$TMPDIR/alone.out" ||
+	fail "an unreadable TUNER_UARCH_PLUGIN: exit $st: $(cat "$TMPDIR/alone.out")"
+TUNER_UARCH_PLUGIN=$(dirname "$TUNER")/tuner-uarch.so "$TMPDIR/alone/tuner" run -q --results "$TMPDIR/res-alone" \
+	alone.yaml >"$TMPDIR/alone.out" 2>&1 || fail "with TUNER_UARCH_PLUGIN: $(tail -5 "$TMPDIR/alone.out")"
+grep '"type":"measure"' "$TMPDIR/res-alone/journal.jsonl" | grep -q '"ok":true' ||
+	fail "with TUNER_UARCH_PLUGIN: no measurement: $(cat "$TMPDIR/res-alone/journal.jsonl")"
+
 for s in natbench-a9 natbench-1004k; do
 	"$TUNER" check "$ROOT/spaces/$s.yaml" >/dev/null || fail "spaces/$s.yaml is not valid"
 done

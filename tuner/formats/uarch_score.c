@@ -266,10 +266,17 @@ static char *plugin_path;
 
 static void find_plugin(void)
 {
+	const char *env = getenv("TUNER_UARCH_PLUGIN");
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n;
 	char *dir, *p;
 
+	if (env && *env) {
+		if (access(env, R_OK) == 0)
+			plugin_path = xstrdup(env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return;
 	exe[n] = '\0';

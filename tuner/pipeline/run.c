@@ -15,6 +15,7 @@
 
 #include "tuner/measure.h"
 #include "tuner/runner.h"
+#include "tuner/uarch_score.h"
 #include "tuner/util.h"
 #include "run_priv.h"
 
@@ -129,6 +130,23 @@ int run_resolve_source(char commit[41], const struct study *s)
 	return ret;
 }
 
+/* A study the uarch model scores cannot measure without the plugin: said
+ * before anything runs, instead of every measurement failing (and being
+ * recorded as failed). */
+static int plugin_check(const struct study *s)
+{
+	const char *env = getenv("TUNER_UARCH_PLUGIN");
+
+	if (!s->has_uarch || !run_has_measure(s) || ua_plugin_path())
+		return 0;
+	if (env && *env)
+		return tn_error("%s: measure.uarch needs the uarch plugin, and TUNER_UARCH_PLUGIN "
+				"names '%s', which cannot be read", s->path, env);
+	return tn_error("%s: measure.uarch needs the uarch plugin, tuner-uarch.so, and there is "
+			"none beside this tuner binary or in ../lib/tuner/ from it (build it with "
+			"make, or name it in TUNER_UARCH_PLUGIN)", s->path);
+}
+
 int run_study(struct run_result *out, const struct study *s, const struct run_opts *opts)
 {
 	struct run_ctx ctx;
@@ -160,7 +178,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 	if (study_check_plan(s, opts->npicks ? opts->npicks
 					     : opts->has_budget ? opts->budget : s->budget,
 			     ctx.nsrcs) < 0 ||
-	    lab_check_env(s) < 0)
+	    lab_check_env(s) < 0 || plugin_check(s) < 0)
 		goto out;
 	for (size_t r = 0; r < ctx.nsrcs; r++)
 		if (source(&ctx.srcs[r], s, opts->nrevs ? opts->revs[r] : NULL, NULL, 0) < 0)
