@@ -5,7 +5,8 @@
 # exactly its budget's evaluations, each the seeded evaluator's value;
 # tuner's strategies (`tuner propose`) never propose a configuration twice
 # in a trace; and exhaustive search over the whole space without noise
-# finds the true front exactly (ratio 1, nothing missed).
+# finds the true front exactly (ratio 1, nothing missed), on the
+# single-layout dataset and on the layout-mean one (bench/search/layouts).
 . "$ROOT/tests/e2e/lib.sh"
 
 py=/usr/bin/python3
@@ -77,4 +78,22 @@ t = json.load(open(sys.argv[1]))["traces"]
 assert len(t) == 1 and t[0]["evaluations"] == 1152, t
 assert t[0]["final"] == 1.0 and t[0]["missed"] == 0, "ratio %r, missed %r" % (t[0]["final"], t[0]["missed"])
 print("exhaustive, 1152 evaluations, noise-free: ratio exactly 1, 0 missed")
+PY
+
+# The layout-mean dataset (bench/search/layouts, README.md "The layout-mean
+# dataset"): it loads, says what its truth is, and exhaustive search over
+# it noise-free finds its true front exactly.
+[ -f "$search/layouts/oracle.csv" ] && [ -f "$search/layouts/oracle.json" ] ||
+	fail "bench/search/layouts is not committed"
+"$ROOT/bench/search.sh" "$TUNER" --data "$search/layouts" --budgets 100 --seeds 1 --strategies exhaustive \
+	--noise-scale 0 --keep "$TMPDIR/layouts" >"$TMPDIR/layouts.out" 2>&1 ||
+	fail "the layout-mean dataset, exhaustive at 100%: $(tail -n 20 "$TMPDIR/layouts.out")"
+grep -q 'each the mean of its [0-9]* layout seeds' "$TMPDIR/layouts.out" ||
+	fail "the layout-mean dataset: no word of its truth: $(head -n 5 "$TMPDIR/layouts.out")"
+"$py" - "$TMPDIR/layouts/summary.json" <<'PY' || fail "layout-mean dataset, noise-free: $(cat "$TMPDIR/layouts.out")"
+import json, sys
+t = json.load(open(sys.argv[1]))["traces"]
+assert len(t) == 1 and t[0]["evaluations"] == 1152, t
+assert t[0]["final"] == 1.0 and t[0]["missed"] == 0, "ratio %r, missed %r" % (t[0]["final"], t[0]["missed"])
+print("layout-mean dataset, exhaustive, noise-free: ratio exactly 1, 0 missed")
 PY
