@@ -69,31 +69,32 @@ for path in files:
 print("traces: %d, of 115 evaluations each" % len(files))
 PY
 
-# Exhaustive over the whole space, noise-free: the true front exactly.
-"$ROOT/bench/search.sh" "$TUNER" --budgets 100 --seeds 1 --strategies exhaustive --noise-scale 0 \
-	--keep "$TMPDIR/all" >"$TMPDIR/all.out" 2>&1 || fail "exhaustive at 100%: $(tail -n 20 "$TMPDIR/all.out")"
-"$py" - "$TMPDIR/all/summary.json" <<'PY' || fail "exhaustive at 100%, noise-free: $(cat "$TMPDIR/all.out")"
+# exact NAME [--data DIR]: exhaustive search over the whole space of a
+# dataset (the default one, or DIR), noise-free, finds its true front
+# exactly: 1152 evaluations, ratio exactly 1, nothing missed. Its output
+# stays in $TMPDIR/NAME.out.
+exact() {
+	local name=$1
+	shift
+	"$ROOT/bench/search.sh" "$TUNER" "$@" --budgets 100 --seeds 1 --strategies exhaustive \
+		--noise-scale 0 --keep "$TMPDIR/$name" >"$TMPDIR/$name.out" 2>&1 ||
+		fail "$name: exhaustive at 100%: $(tail -n 20 "$TMPDIR/$name.out")"
+	"$py" - "$TMPDIR/$name/summary.json" "$name" <<'PY' ||
 import json, sys
 t = json.load(open(sys.argv[1]))["traces"]
 assert len(t) == 1 and t[0]["evaluations"] == 1152, t
 assert t[0]["final"] == 1.0 and t[0]["missed"] == 0, "ratio %r, missed %r" % (t[0]["final"], t[0]["missed"])
-print("exhaustive, 1152 evaluations, noise-free: ratio exactly 1, 0 missed")
+print("%s: exhaustive, 1152 evaluations, noise-free: ratio exactly 1, 0 missed" % sys.argv[2])
 PY
+		fail "$name: exhaustive at 100%, noise-free: $(cat "$TMPDIR/$name.out")"
+}
+exact all
 
 # The layout-mean dataset (bench/search/layouts, README.md "The layout-mean
 # dataset"): it loads, says what its truth is, and exhaustive search over
 # it noise-free finds its true front exactly.
 [ -f "$search/layouts/oracle.csv" ] && [ -f "$search/layouts/oracle.json" ] ||
 	fail "bench/search/layouts is not committed"
-"$ROOT/bench/search.sh" "$TUNER" --data "$search/layouts" --budgets 100 --seeds 1 --strategies exhaustive \
-	--noise-scale 0 --keep "$TMPDIR/layouts" >"$TMPDIR/layouts.out" 2>&1 ||
-	fail "the layout-mean dataset, exhaustive at 100%: $(tail -n 20 "$TMPDIR/layouts.out")"
+exact layouts --data "$search/layouts"
 grep -q 'each the mean of its [0-9]* layout seeds' "$TMPDIR/layouts.out" ||
 	fail "the layout-mean dataset: no word of its truth: $(head -n 5 "$TMPDIR/layouts.out")"
-"$py" - "$TMPDIR/layouts/summary.json" <<'PY' || fail "layout-mean dataset, noise-free: $(cat "$TMPDIR/layouts.out")"
-import json, sys
-t = json.load(open(sys.argv[1]))["traces"]
-assert len(t) == 1 and t[0]["evaluations"] == 1152, t
-assert t[0]["final"] == 1.0 and t[0]["missed"] == 0, "ratio %r, missed %r" % (t[0]["final"], t[0]["missed"])
-print("layout-mean dataset, exhaustive, noise-free: ratio exactly 1, 0 missed")
-PY
