@@ -69,5 +69,12 @@ double ua_score_value(const struct ua_score *s, const char *parser);
  * thread-safe.
  */
 const char *ua_plugin_path(void);
+/*
+ * Why ua_plugin_path() is NULL, to follow "needs the uarch plugin, " in a
+ * message: what TUNER_UARCH_PLUGIN names cannot be read, or where none
+ * was found; NULL when the plugin is found. A static string, not to be
+ * freed; thread-safe.
+ */
+const char *ua_plugin_missing(void);
 
 #endif

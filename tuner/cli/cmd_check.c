@@ -338,12 +338,11 @@ int cmd_check(int argc, char **argv)
 		free(all);
 	}
 	check_overrides(&s.space, size, s.skip_equivalent, s.share_profiles);
-	if (s.has_uarch && ua_plugin_path())
-		printf("measure: MODELLED by the uarch plugin %s\n", ua_plugin_path());
+	if (s.has_uarch && ua_plugin_missing())
+		fprintf(stderr, "warning: measure.uarch needs the uarch plugin, %s: tuner run will "
+				"refuse this study here\n", ua_plugin_missing());
 	else if (s.has_uarch)
-		fprintf(stderr, "warning: measure.uarch needs the uarch plugin, tuner-uarch.so, and "
-				"none is found (TUNER_UARCH_PLUGIN, beside this tuner binary, or "
-				"../lib/tuner/ from it): tuner run will refuse this study here\n");
+		printf("measure: MODELLED by the uarch plugin %s\n", ua_plugin_path());
 	if (s.executor_slurm)
 		printf("builds: Slurm jobs (partition %s, %s%u CPU%s, memory %s, %u resubmission%s of "
 		       "a lost job; docs/cluster.md)\n",

@@ -262,7 +262,7 @@ int ua_score_text(struct ua_score *out, const struct ua_config *cfg, int check_m
 }
 
 static pthread_once_t plugin_once = PTHREAD_ONCE_INIT;
-static char *plugin_path;
+static char *plugin_path, *plugin_missing;
 
 static void find_plugin(void)
 {
@@ -274,8 +274,14 @@ static void find_plugin(void)
 	if (env && *env) {
 		if (access(env, R_OK) == 0)
 			plugin_path = xstrdup(env);
+		else
+			plugin_missing = xasprintf("and TUNER_UARCH_PLUGIN names '%s', which cannot "
+						   "be read", env);
 		return;
 	}
+	plugin_missing = xstrdup("tuner-uarch.so, and there is none beside this tuner binary or "
+				 "in ../lib/tuner/ from it (build it with make, or name it in "
+				 "TUNER_UARCH_PLUGIN)");
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
 		return;
@@ -298,4 +304,10 @@ const char *ua_plugin_path(void)
 {
 	pthread_once(&plugin_once, find_plugin);
 	return plugin_path;
+}
+
+const char *ua_plugin_missing(void)
+{
+	pthread_once(&plugin_once, find_plugin);
+	return plugin_path ? NULL : plugin_missing;
 }

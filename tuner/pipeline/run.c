@@ -135,16 +135,9 @@ int run_resolve_source(char commit[41], const struct study *s)
  * recorded as failed). */
 static int plugin_check(const struct study *s)
 {
-	const char *env = getenv("TUNER_UARCH_PLUGIN");
-
-	if (!s->has_uarch || !run_has_measure(s) || ua_plugin_path())
+	if (!s->has_uarch || !run_has_measure(s) || !ua_plugin_missing())
 		return 0;
-	if (env && *env)
-		return tn_error("%s: measure.uarch needs the uarch plugin, and TUNER_UARCH_PLUGIN "
-				"names '%s', which cannot be read", s->path, env);
-	return tn_error("%s: measure.uarch needs the uarch plugin, tuner-uarch.so, and there is "
-			"none beside this tuner binary or in ../lib/tuner/ from it (build it with "
-			"make, or name it in TUNER_UARCH_PLUGIN)", s->path);
+	return tn_error("%s: measure.uarch needs the uarch plugin, %s", s->path, ua_plugin_missing());
 }
 
 int run_study(struct run_result *out, const struct study *s, const struct run_opts *opts)
