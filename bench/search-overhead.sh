@@ -8,6 +8,8 @@
 #   2^30     30 on/off flags (the surrogate scores a pool: 3,000 random
 #            configurations, every one-flag change of the front, 1,000
 #            mutants of the front)
+# Each learner runs twice: without racing and with it (--race, as `tuner
+# run` does by default), which adds the racing rule's own work.
 # Usage: bench/search-overhead.sh [TUNER] (default build/release/tuner).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,13 +48,13 @@ printf '| space | strategy | proposals | tuner CPU s | ms per proposal |\n| --- 
 for space in oracle wide; do
 	study=$root/spaces/search-oracle.yaml
 	[ "$space" = wide ] && study=$work/wide.yaml
-	for strat in random nsga2 surrogate; do
+	for strat in random nsga2 surrogate "nsga2 --race" "surrogate --race"; do
 		rm -f "$work/fifo.in" "$work/fifo.out"
 		mkfifo "$work/fifo.in" "$work/fifo.out"
 		/usr/bin/python3 "$work/eval.py" <"$work/fifo.out" >"$work/fifo.in" &
 		ev=$!
 		( cd "$work" && /usr/bin/time -f "%U %S" -o "$work/time" \
-			"$tuner" propose -q -s "$strat" --budget 1000 --seed 1 "$study" \
+			"$tuner" propose -q -s $strat --budget 1000 --seed 1 "$study" \
 			>"$work/fifo.out" <"$work/fifo.in" )
 		wait "$ev"
 		read -r u s <"$work/time"

@@ -252,7 +252,9 @@ static void race_obs(struct strategy_trail *t, size_t v, double tp, double z)
  * 10) are a close call, so both are measured again; C (80, 10) is far
  * behind A, D (90, size 5) alone at its size, F (60, size 20, measured 5
  * times: the noise) far behind: none of them. With no noise estimate, the
- * front's members (A, D); a configuration measured 4 times, never. */
+ * front's members, the one holding more hypervolume alone first (D, then
+ * A, whose twin B would hold most of its place); a configuration measured
+ * 4 times, never. */
 static void test_strategy__race_rule(void **state)
 {
 	const size_t nv[1] = { 6 };
@@ -273,12 +275,12 @@ static void test_strategy__race_rule(void **state)
 	race_obs(&t, 1, 99.5, 10); /* B */
 	race_obs(&t, 2, 80, 10);   /* C */
 	race_obs(&t, 3, 90, 5);    /* D */
-	/* no noise estimate: the front's members, A and D */
+	/* no noise estimate: the front's members, D and then A */
 	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
 	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
 	assert_int_equal(n, 2);
-	assert_int_equal(picks[0], 0);
-	assert_int_equal(picks[1], 3);
+	assert_int_equal(picks[0], 3);
+	assert_int_equal(picks[1], 0);
 	measured_release(&ms);
 	/* a noise estimate from the caller (sigma0): A and B */
 	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
@@ -309,6 +311,45 @@ static void test_strategy__race_rule(void **state)
 		race_obs(&t, 0, 100, 10);
 	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
 	assert_int_equal(strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL), 0);
+	measured_release(&ms);
+	strategy_trail_release(&t);
+	problem_release(&p);
+	space_release(&s);
+}
+
+/* Which close call races first, by hand-made measurements with 1%
+ * throughput noise and exact sizes: twins A (100, size 10) and B (99.9,
+ * size 10), a close call that matters little (either one holds the same
+ * place on the front), against E (102, size 30), 1.4 standard errors of
+ * the difference ahead of A and alone over the front's fast end: with one
+ * measurement to spend, E. G (70, size 60) only sets the reference point. */
+static void test_strategy__race_stakes(void **state)
+{
+	const size_t nv[1] = { 4 };
+	struct space s = SPACE_INIT;
+	struct strategy_problem sp = { &s, objs2, 2, 100, 1, 1 };
+	struct problem p;
+	struct strategy_trail t;
+	struct measured ms;
+	size_t picks[4], n;
+	const double sigma0[2] = { 0.01, 0 };
+
+	(void)state;
+	make_space(&s, nv, 1);
+	problem_copy(&p, &sp);
+	strategy_trail_init(&t, 1, 2);
+	race_obs(&t, 0, 100, 10);  /* A */
+	race_obs(&t, 1, 99.9, 10); /* B */
+	race_obs(&t, 2, 102, 30);  /* E */
+	race_obs(&t, 3, 70, 60);   /* G */
+	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
+	assert_int_equal(strategy_race(picks, 1, &p, strategy_trail_obs(&t), &ms, sigma0), 1);
+	assert_int_equal(picks[0], 2);
+	/* with room for all: E, then the twins; G is far from every call */
+	n = strategy_race(picks, 4, &p, strategy_trail_obs(&t), &ms, sigma0);
+	assert_int_equal(n, 3);
+	assert_int_equal(picks[0], 2);
+	assert_true((picks[1] == 0 && picks[2] == 1) || (picks[1] == 1 && picks[2] == 0));
 	measured_release(&ms);
 	strategy_trail_release(&t);
 	problem_release(&p);
@@ -693,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_strategy__names),
 		cmocka_unit_test(test_strategy__race),
 		cmocka_unit_test(test_strategy__race_rule),
+		cmocka_unit_test(test_strategy__race_stakes),
 		cmocka_unit_test(test_strategy__baseline_first),
 		cmocka_unit_test(test_strategy__screening_wide),
 	};

@@ -117,9 +117,12 @@ int race_noise(double *sigma, const struct problem *p, const struct measured *ms
  * configuration, or one off it that such a shift would free from every
  * configuration that dominates it. Of the configuration and the one that
  * decides its place, the one measured fewer times is measured again (it
- * narrows the difference most), the closest calls first; none more than 4
- * times. With no noise estimate at all (sigma0 NULL), the front's members,
- * the fewest measured first. Returns how many.
+ * narrows the difference most); none more than 4 times. The calls with the
+ * most to lose first: the odds that the call is wrong (the normal tail
+ * beyond the shift) times the hypervolume that the front member of the two
+ * holds alone (what a lucky configuration would take from the front). With
+ * no noise estimate at all (sigma0 NULL), the front's members, the one
+ * holding most alone first. Returns how many.
  */
 size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 		     const struct strategy_obs *obs, const struct measured *ms,

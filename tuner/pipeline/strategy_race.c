@@ -18,7 +18,9 @@
  * measurements once they give RACE_DF degrees of freedom; up to
  * RACE_SHARE/8 of a batch once RACE_RAMP times the budget's spent share
  * reaches 1 (RACE_MAX and the share were chosen on a synthetic oracle,
- * RACE_Z and RACE_DF from the rules named; none on bench/search's data). */
+ * RACE_Z and RACE_DF from the rules named; none on bench/search's data).
+ * Which calls go first (the expected loss, strategy_race()) came from
+ * reading bench/search's traces; it has no constant of its own. */
 #define RACE_MAX 4
 #define RACE_Z 2
 #define RACE_DF 4
@@ -198,18 +200,76 @@ static double shift_to_free(const double *a, const double *sa, const double *b,
 	return need;
 }
 
+/*
+ * What each member of the measured front (on[i]) holds alone: the
+ * hypervolume of the candidates' means less that of them all but it, into
+ * stake[i] (0 off the front). The reference point is 10% of the range
+ * beyond the worst candidate. Only the front and the configurations one
+ * front member alone dominates can change the second hypervolume, so
+ * only they are counted.
+ */
+static void front_stakes(double *stake, const struct problem *p, const struct measured *ms,
+			 const char *on)
+{
+	size_t m = p->nobjs, nobs = ms->nobs, n = 0, *at = xcalloc(nobs + 1, sizeof(*at));
+	size_t *by = xcalloc(nobs + 1, sizeof(*by));
+	double *pts = xcalloc(nobs * m + 1, sizeof(*pts)), *ref = xcalloc(m + 1, sizeof(*ref));
+	double *lo = xcalloc(m + 1, sizeof(*lo)), all;
+	const double *ym = ms->ymean;
+	int any = 0;
+
+	for (size_t i = 0; i < nobs; i++) {
+		size_t doms = 0;
+
+		stake[i] = 0;
+		if (!candidate(p, ms, i))
+			continue;
+		for (size_t k = 0; k < m; k++) {
+			ref[k] = !any || ym[i * m + k] > ref[k] ? ym[i * m + k] : ref[k];
+			lo[k] = !any || ym[i * m + k] < lo[k] ? ym[i * m + k] : lo[k];
+		}
+		any = 1;
+		for (size_t j = 0; j < nobs && !on[i] && doms < 2; j++)
+			if (on[j] && mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0)
+				by[i] = j, doms++;
+		if (on[i] || doms == 1)
+			at[n++] = i;
+	}
+	for (size_t k = 0; k < m; k++)
+		ref[k] += 0.1 * (ref[k] - lo[k]) + 1e-9 * fabs(ref[k]) + 1e-300;
+	for (size_t a = 0; a < n; a++)
+		memcpy(pts + a * m, ym + at[a] * m, m * sizeof(*pts));
+	all = strategy_hypervolume(pts, n, m, ref);
+	for (size_t a = 0; a < n; a++) {
+		size_t i = at[a], kept = 0;
+
+		if (!on[i])
+			continue;
+		for (size_t c = 0; c < n; c++)
+			if (c != a && (on[at[c]] || by[at[c]] == i))
+				memcpy(pts + kept++ * m, ym + at[c] * m, m * sizeof(*pts));
+		stake[i] = fmax(0, all - strategy_hypervolume(pts, kept, m, ref));
+	}
+	free(at);
+	free(by);
+	free(pts);
+	free(ref);
+	free(lo);
+}
+
 struct racer {
 	size_t obs;
-	double margin;
+	double loss;
 	size_t cnt;
 };
 
-static int by_margin(const void *a, const void *b)
+/* The largest expected loss first, then the fewest measured. */
+static int by_loss(const void *a, const void *b)
 {
 	const struct racer *x = a, *y = b;
 
-	if (x->margin != y->margin)
-		return x->margin < y->margin ? -1 : 1;
+	if (x->loss != y->loss)
+		return x->loss > y->loss ? -1 : 1;
 	if (x->cnt != y->cnt)
 		return x->cnt < y->cnt ? -1 : 1;
 	return x->obs < y->obs ? -1 : x->obs > y->obs;
@@ -223,6 +283,7 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 	double *sigma = xcalloc(m + 1, sizeof(*sigma));
 	double *se = xcalloc(nobs * m + 1, sizeof(*se));
 	struct racer *rc = xcalloc(nobs + 1, sizeof(*rc));
+	double *stake = xcalloc(nobs + 1, sizeof(*stake));
 	char *on = xcalloc(nobs + 1, sizeof(*on)), *in = xcalloc(nobs + 1, sizeof(*in));
 	const double *ym = ms->ymean;
 	int known = race_noise(sigma, p, ms);
@@ -242,6 +303,7 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
 		on[i] = !dominated;
 	}
+	front_stakes(stake, p, ms, on);
 	for (size_t i = 0; i < nobs; i++) {
 		/* on the front: the closest configuration that could dominate
 		 * it; off it: the dominator hardest to escape */
@@ -270,7 +332,7 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 			}
 		}
 		if (!known)
-			margin = 0; /* the noise unknown: the front's members, fewest measured first */
+			margin = 0; /* the noise unknown: the front's members, by stake */
 		if (!(margin < RACE_Z))
 			continue;
 		/* of the two, the one measured fewer times narrows the difference most */
@@ -280,14 +342,19 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 		if (ms->cnt[pick] >= RACE_MAX || in[pick])
 			continue;
 		in[pick] = 1;
-		rc[nr++] = (struct racer){ pick, margin, ms->cnt[pick] };
+		/* the odds that the call is wrong times the hypervolume the
+		 * front member of the two holds alone */
+		rc[nr++] = (struct racer){ pick, 0.5 * erfc(margin / sqrt(2)) *
+							 stake[on[i] ? i : by],
+					   ms->cnt[pick] };
 	}
-	qsort(rc, nr, sizeof(*rc), by_margin);
+	qsort(rc, nr, sizeof(*rc), by_loss);
 	for (size_t i = 0; i < nr && n < quota; i++)
 		memcpy(picks + n++ * nd, obs[rc[i].obs].pick, nd * sizeof(*picks));
 	free(sigma);
 	free(se);
 	free(rc);
+	free(stake);
 	free(on);
 	free(in);
 	return n;

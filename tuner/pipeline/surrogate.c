@@ -46,7 +46,8 @@
  *  6. Racing (when the caller can measure a configuration again): up to
  *     half of a batch (less early on) measures again a configuration
  *     whose place on the measured front is within two standard errors of
- *     the difference of changing (strategy_race(), shared with nsga2); a
+ *     the difference of changing, the most hypervolume at stake first
+ *     (strategy_race(), shared with nsga2); a
  *     configuration's observations are averaged for the front, each is a
  *     row for the model.
  *
