@@ -247,6 +247,32 @@ static void race_obs(struct strategy_trail *t, size_t v, double tp, double z)
 	t->value[at * 2 + 1] = z;
 }
 
+/* A 1-dimension space of nv values, its problem (two objectives, no
+ * limits) and an empty trail, for the racing rule's tests; released by
+ * race_fix_release(). */
+struct race_fix {
+	struct space s;
+	struct problem p;
+	struct strategy_trail t;
+};
+
+static void race_fix_init(struct race_fix *f, size_t nv)
+{
+	struct strategy_problem sp = { &f->s, objs2, 2, 100, 1, 1 };
+
+	f->s = (struct space)SPACE_INIT;
+	make_space(&f->s, &nv, 1);
+	problem_copy(&f->p, &sp);
+	strategy_trail_init(&f->t, 1, 2);
+}
+
+static void race_fix_release(struct race_fix *f)
+{
+	strategy_trail_release(&f->t);
+	problem_release(&f->p);
+	space_release(&f->s);
+}
+
 /* The racing rule (strategy_race()) on hand-made measurements, 1%
  * throughput noise and exact sizes: A (100, size 10) and B (99.5, size
  * 10) are a close call, so both are measured again; C (80, 10) is far
@@ -257,64 +283,58 @@ static void race_obs(struct strategy_trail *t, size_t v, double tp, double z)
  * 4 times, never. */
 static void test_strategy__race_rule(void **state)
 {
-	const size_t nv[1] = { 6 };
-	struct space s = SPACE_INIT;
-	struct strategy_problem sp = { &s, objs2, 2, 100, 1, 1 };
-	struct problem p;
-	struct strategy_trail t;
+	struct race_fix fx;
+	struct problem *const p = &fx.p;
+	struct strategy_trail *const t = &fx.t;
 	struct measured ms;
 	size_t picks[6], n;
 	const double f[5] = { 60.6, 59.4, 60.6, 59.4, 60 }; /* relative sd 0.01 */
 	const double sigma0[2] = { 0.01, 0 };
 
 	(void)state;
-	make_space(&s, nv, 1);
-	problem_copy(&p, &sp);
-	strategy_trail_init(&t, 1, 2);
-	race_obs(&t, 0, 100, 10);  /* A */
-	race_obs(&t, 1, 99.5, 10); /* B */
-	race_obs(&t, 2, 80, 10);   /* C */
-	race_obs(&t, 3, 90, 5);    /* D */
+	race_fix_init(&fx, 6);
+	race_obs(t, 0, 100, 10);  /* A */
+	race_obs(t, 1, 99.5, 10); /* B */
+	race_obs(t, 2, 80, 10);   /* C */
+	race_obs(t, 3, 90, 5);    /* D */
 	/* no noise estimate: the front's members, D and then A */
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
 	assert_int_equal(n, 2);
 	assert_int_equal(picks[0], 3);
 	assert_int_equal(picks[1], 0);
 	measured_release(&ms);
 	/* a noise estimate from the caller (sigma0): A and B */
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, sigma0);
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, sigma0);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
 	measured_release(&ms);
 	/* the noise from F's 5 measurements (4 degrees of freedom): A and B,
 	 * and only one of them within a quota of 1 */
 	for (int i = 0; i < 5; i++)
-		race_obs(&t, 5, f[i], 20);
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+		race_obs(t, 5, f[i], 20);
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
-	assert_int_equal(strategy_race(picks, 1, &p, strategy_trail_obs(&t), &ms, NULL), 1);
+	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, NULL), 1);
 	measured_release(&ms);
 	/* B measured 4 times (mean 99.5): only A, the one less measured */
 	for (int i = 0; i < 3; i++)
-		race_obs(&t, 1, 99.5, 10);
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	n = strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL);
+		race_obs(t, 1, 99.5, 10);
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(picks[0], 0);
 	measured_release(&ms);
 	/* and A 4 times too: settled as far as racing goes */
 	for (int i = 0; i < 3; i++)
-		race_obs(&t, 0, 100, 10);
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	assert_int_equal(strategy_race(picks, 6, &p, strategy_trail_obs(&t), &ms, NULL), 0);
+		race_obs(t, 0, 100, 10);
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	assert_int_equal(strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL), 0);
 	measured_release(&ms);
-	strategy_trail_release(&t);
-	problem_release(&p);
-	space_release(&s);
+	race_fix_release(&fx);
 }
 
 /* Which close call races first, by hand-made measurements with 1%
@@ -325,35 +345,29 @@ static void test_strategy__race_rule(void **state)
  * measurement to spend, E. G (70, size 60) only sets the reference point. */
 static void test_strategy__race_stakes(void **state)
 {
-	const size_t nv[1] = { 4 };
-	struct space s = SPACE_INIT;
-	struct strategy_problem sp = { &s, objs2, 2, 100, 1, 1 };
-	struct problem p;
-	struct strategy_trail t;
+	struct race_fix fx;
+	struct problem *const p = &fx.p;
+	struct strategy_trail *const t = &fx.t;
 	struct measured ms;
 	size_t picks[4], n;
 	const double sigma0[2] = { 0.01, 0 };
 
 	(void)state;
-	make_space(&s, nv, 1);
-	problem_copy(&p, &sp);
-	strategy_trail_init(&t, 1, 2);
-	race_obs(&t, 0, 100, 10);  /* A */
-	race_obs(&t, 1, 99.9, 10); /* B */
-	race_obs(&t, 2, 102, 30);  /* E */
-	race_obs(&t, 3, 70, 60);   /* G */
-	measured_init(&ms, &p, strategy_trail_obs(&t), t.n);
-	assert_int_equal(strategy_race(picks, 1, &p, strategy_trail_obs(&t), &ms, sigma0), 1);
+	race_fix_init(&fx, 4);
+	race_obs(t, 0, 100, 10);  /* A */
+	race_obs(t, 1, 99.9, 10); /* B */
+	race_obs(t, 2, 102, 30);  /* E */
+	race_obs(t, 3, 70, 60);   /* G */
+	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, sigma0), 1);
 	assert_int_equal(picks[0], 2);
 	/* with room for all: E, then the twins; G is far from every call */
-	n = strategy_race(picks, 4, &p, strategy_trail_obs(&t), &ms, sigma0);
+	n = strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0);
 	assert_int_equal(n, 3);
 	assert_int_equal(picks[0], 2);
 	assert_true((picks[1] == 0 && picks[2] == 1) || (picks[1] == 1 && picks[2] == 0));
 	measured_release(&ms);
-	strategy_trail_release(&t);
-	problem_release(&p);
-	space_release(&s);
+	race_fix_release(&fx);
 }
 
 static void test_strategy__budget_distinct(void **state)
