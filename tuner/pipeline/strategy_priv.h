@@ -94,6 +94,11 @@ void measured_init(struct measured *ms, const struct problem *p, const struct st
 		   size_t nobs);
 void measured_release(struct measured *ms);
 
+/* The hypervolume's reference point over what was measured, into ref (m):
+ * per objective, 10% of the range beyond the worst mean of a configuration
+ * that keeps the hard limits (HUGE_VAL when there is none). */
+void measured_ref(double *ref, const struct problem *p, const struct measured *ms);
+
 /* How many of a batch of want, after proposed of budget (ms: what those
  * measured), may race: a share of the proposals growing with the budget
  * spent, from none to half (explore first, then settle the front), kept

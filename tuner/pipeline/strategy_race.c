@@ -200,11 +200,33 @@ static double shift_to_free(const double *a, const double *sa, const double *b,
 	return need;
 }
 
+void measured_ref(double *ref, const struct problem *p, const struct measured *ms)
+{
+	size_t m = p->nobjs;
+	double *lo = xcalloc(m + 1, sizeof(*lo));
+	int any = 0;
+
+	for (size_t i = 0; i < ms->nobs; i++) {
+		if (!candidate(p, ms, i))
+			continue;
+		for (size_t k = 0; k < m; k++) {
+			double v = ms->ymean[i * m + k];
+
+			ref[k] = !any || v > ref[k] ? v : ref[k];
+			lo[k] = !any || v < lo[k] ? v : lo[k];
+		}
+		any = 1;
+	}
+	for (size_t k = 0; k < m; k++)
+		ref[k] = any ? ref[k] + (0.1 * (ref[k] - lo[k]) + 1e-9 * fabs(ref[k])) : HUGE_VAL;
+	free(lo);
+}
+
 /*
  * What each member of the measured front (on[i]) holds alone: the
  * hypervolume of the candidates' means less that of them all but it, into
- * stake[i] (0 off the front). The reference point is 10% of the range
- * beyond the worst candidate. Only the front and the configurations one
+ * stake[i] (0 off the front), against measured_ref()'s reference
+ * point. Only the front and the configurations one
  * front member alone dominates can change the second hypervolume, so
  * only they are counted.
  */
@@ -214,9 +236,8 @@ static void front_stakes(double *stake, const struct problem *p, const struct me
 	size_t m = p->nobjs, nobs = ms->nobs, n = 0, *at = xcalloc(nobs + 1, sizeof(*at));
 	size_t *by = xcalloc(nobs + 1, sizeof(*by));
 	double *pts = xcalloc(nobs * m + 1, sizeof(*pts)), *ref = xcalloc(m + 1, sizeof(*ref));
-	double *lo = xcalloc(m + 1, sizeof(*lo)), all;
+	double all;
 	const double *ym = ms->ymean;
-	int any = 0;
 
 	for (size_t i = 0; i < nobs; i++) {
 		size_t doms = 0;
@@ -224,19 +245,13 @@ static void front_stakes(double *stake, const struct problem *p, const struct me
 		stake[i] = 0;
 		if (!candidate(p, ms, i))
 			continue;
-		for (size_t k = 0; k < m; k++) {
-			ref[k] = !any || ym[i * m + k] > ref[k] ? ym[i * m + k] : ref[k];
-			lo[k] = !any || ym[i * m + k] < lo[k] ? ym[i * m + k] : lo[k];
-		}
-		any = 1;
 		for (size_t j = 0; j < nobs && !on[i] && doms < 2; j++)
 			if (on[j] && mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0)
 				by[i] = j, doms++;
 		if (on[i] || doms == 1)
 			at[n++] = i;
 	}
-	for (size_t k = 0; k < m; k++)
-		ref[k] += 0.1 * (ref[k] - lo[k]) + 1e-9 * fabs(ref[k]) + 1e-300;
+	measured_ref(ref, p, ms);
 	for (size_t a = 0; a < n; a++)
 		memcpy(pts + a * m, ym + at[a] * m, m * sizeof(*pts));
 	all = strategy_hypervolume(pts, n, m, ref);
@@ -254,7 +269,6 @@ static void front_stakes(double *stake, const struct problem *p, const struct me
 	free(by);
 	free(pts);
 	free(ref);
-	free(lo);
 }
 
 struct racer {

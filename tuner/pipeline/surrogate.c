@@ -275,27 +275,19 @@ static double hvi(double *front, size_t nf, const double *y, size_t m, const dou
  * The front of the feasible measured means (a configuration measured
  * more than once: the mean of its measurements): the observations into
  * front, their means into frontv (sorted by by_first() when m == 2); and
- * the reference point into ref, 10% of the range beyond the worst feasible
- * mean (HUGE_VAL while nothing is feasible). Returns the front's size.
+ * the reference point into ref (measured_ref()). Returns the front's size.
  */
 static size_t measured_front(size_t *front, double *frontv, double *ref, const struct problem *p,
 			     const struct measured *ms)
 {
 	size_t m = p->nobjs, nfront = 0;
 	const double *ym = ms->ymean;
-	double *lo = xcalloc(m + 1, sizeof(*lo));
-	int any = 0;
 
 	for (size_t i = 0; i < ms->nobs; i++) {
 		int dominated = 0;
 
 		if (ms->first[i] != i || !ms->cnt[i] || !feasible_pred(p, ym + i * m))
 			continue;
-		for (size_t k = 0; k < m; k++) {
-			ref[k] = !any || ym[i * m + k] > ref[k] ? ym[i * m + k] : ref[k];
-			lo[k] = !any || ym[i * m + k] < lo[k] ? ym[i * m + k] : lo[k];
-		}
-		any = 1;
 		for (size_t j = 0; j < ms->nobs && !dominated; j++)
 			dominated = j != i && ms->first[j] == j && ms->cnt[j] &&
 				    feasible_pred(p, ym + j * m) &&
@@ -305,11 +297,9 @@ static size_t measured_front(size_t *front, double *frontv, double *ref, const s
 			front[nfront++] = i;
 		}
 	}
-	for (size_t k = 0; k < m; k++)
-		ref[k] = any ? ref[k] + (0.1 * (ref[k] - lo[k]) + 1e-9 * fabs(ref[k])) : HUGE_VAL;
+	measured_ref(ref, p, ms);
 	if (m == 2)
 		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
-	free(lo);
 	return nfront;
 }
 
