@@ -299,14 +299,14 @@ static void test_strategy__race_rule(void **state)
 	race_obs(t, 3, 90, 5);    /* D */
 	/* no noise estimate: the front's members, D and then A */
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(picks[0], 3);
 	assert_int_equal(picks[1], 0);
 	measured_release(&ms);
 	/* a noise estimate from the caller (sigma0): A and B */
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, sigma0);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, sigma0, 0);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
 	measured_release(&ms);
@@ -315,16 +315,16 @@ static void test_strategy__race_rule(void **state)
 	for (int i = 0; i < 5; i++)
 		race_obs(t, 5, f[i], 20);
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
-	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, NULL), 1);
+	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, NULL, 0), 1);
 	measured_release(&ms);
 	/* B measured 4 times (mean 99.5): only A, the one less measured */
 	for (int i = 0; i < 3; i++)
 		race_obs(t, 1, 99.5, 10);
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL);
+	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(picks[0], 0);
 	measured_release(&ms);
@@ -332,7 +332,7 @@ static void test_strategy__race_rule(void **state)
 	for (int i = 0; i < 3; i++)
 		race_obs(t, 0, 100, 10);
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	assert_int_equal(strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL), 0);
+	assert_int_equal(strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0), 0);
 	measured_release(&ms);
 	race_fix_release(&fx);
 }
@@ -342,7 +342,11 @@ static void test_strategy__race_rule(void **state)
  * size 10), a close call that matters little (either one holds the same
  * place on the front), against E (102, size 30), 1.4 standard errors of
  * the difference ahead of A and alone over the front's fast end: with one
- * measurement to spend, E. G (70, size 60) only sets the reference point. */
+ * measurement to spend, E. G (70, size 60) only sets the reference point.
+ * A floor on the expected loss (what the surrogate's best new
+ * configuration is expected to add) keeps the calls below it from racing:
+ * E's expected loss is about 5.6 (hypervolume 70 alone, odds 0.08), the
+ * twins' about 0.9 (2 alone, odds 0.47). */
 static void test_strategy__race_stakes(void **state)
 {
 	struct race_fix fx;
@@ -359,13 +363,17 @@ static void test_strategy__race_stakes(void **state)
 	race_obs(t, 2, 102, 30);  /* E */
 	race_obs(t, 3, 70, 60);   /* G */
 	measured_init(&ms, p, strategy_trail_obs(t), t->n);
-	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, sigma0), 1);
+	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, sigma0, 0), 1);
 	assert_int_equal(picks[0], 2);
 	/* with room for all: E, then the twins; G is far from every call */
-	n = strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0);
+	n = strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0, 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(picks[0], 2);
 	assert_true((picks[1] == 0 && picks[2] == 1) || (picks[1] == 1 && picks[2] == 0));
+	/* a floor between the two: E alone; above E's: none */
+	assert_int_equal(strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0, 4), 1);
+	assert_int_equal(picks[0], 2);
+	assert_int_equal(strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0, 10), 0);
 	measured_release(&ms);
 	race_fix_release(&fx);
 }

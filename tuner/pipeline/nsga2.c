@@ -299,7 +299,7 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 		nmem = select_survivors(g, mem, &v, nobs, ms.first);
 		if (g->p.repeats && want >= 2 && g->p.budget - g->proposed >= 2)
 			n = strategy_race(picks, race_quota(g->proposed, g->p.budget, want, &ms), &g->p, obs,
-					  &ms, NULL);
+					  &ms, NULL, 0);
 		while (n < want) {
 			breed(g, picks + n * nd, mem, nmem, obs);
 			if (pickset_add(&g->seen, picks + n * nd, nd))

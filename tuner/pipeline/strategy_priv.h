@@ -99,6 +99,12 @@ void measured_release(struct measured *ms);
  * that keeps the hard limits (HUGE_VAL when there is none). */
 void measured_ref(double *ref, const struct problem *p, const struct measured *ms);
 
+/* The measured front: on[i] (nobs of them, the caller's) set to 1 for the
+ * first observation of each configuration whose usable mean keeps the
+ * hard limits and no other such mean dominates, 0 for every other
+ * observation. Returns how many are on it. */
+size_t measured_on_front(char *on, const struct problem *p, const struct measured *ms);
+
 /* How many of a batch of want, after proposed of budget (ms: what those
  * measured), may race: a share of the proposals growing with the budget
  * spent, from none to half (explore first, then settle the front), kept
@@ -127,10 +133,12 @@ int race_noise(double *sigma, const struct problem *p, const struct measured *ms
  * beyond the shift) times the hypervolume that the front member of the two
  * holds alone (what a lucky configuration would take from the front). With
  * no noise estimate at all (sigma0 NULL), the front's members, the one
- * holding most alone first. Returns how many.
+ * holding most alone first. A call whose expected loss is below min_loss
+ * (the surrogate: what its best new configuration is expected to add; 0:
+ * every call) does not race. Returns how many.
  */
 size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 		     const struct strategy_obs *obs, const struct measured *ms,
-		     const double *sigma0);
+		     const double *sigma0, double min_loss);
 
 #endif

@@ -222,6 +222,26 @@ void measured_ref(double *ref, const struct problem *p, const struct measured *m
 	free(lo);
 }
 
+size_t measured_on_front(char *on, const struct problem *p, const struct measured *ms)
+{
+	size_t m = p->nobjs, n = 0;
+	const double *ym = ms->ymean;
+
+	for (size_t i = 0; i < ms->nobs; i++) {
+		int dominated = 0;
+
+		on[i] = 0;
+		if (!candidate(p, ms, i))
+			continue;
+		for (size_t j = 0; j < ms->nobs && !dominated; j++)
+			dominated = j != i && candidate(p, ms, j) &&
+				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
+		on[i] = !dominated;
+		n += on[i];
+	}
+	return n;
+}
+
 /*
  * What each member of the measured front (on[i]) holds alone: the
  * hypervolume of the candidates' means less that of them all but it, into
@@ -291,7 +311,7 @@ static int by_loss(const void *a, const void *b)
 
 size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 		     const struct strategy_obs *obs, const struct measured *ms,
-		     const double *sigma0)
+		     const double *sigma0, double min_loss)
 {
 	size_t m = p->nobjs, nd = p->ndims, nr = 0, n = 0, nobs = ms->nobs;
 	double *sigma = xcalloc(m + 1, sizeof(*sigma));
@@ -305,18 +325,10 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 	if (!known && sigma0)
 		memcpy(sigma, sigma0, m * sizeof(*sigma));
 	known = known || sigma0;
-	for (size_t i = 0; i < nobs; i++) {
-		int dominated = 0;
-
-		if (!candidate(p, ms, i))
-			continue;
-		for (size_t k = 0; k < m; k++)
+	for (size_t i = 0; i < nobs; i++)
+		for (size_t k = 0; candidate(p, ms, i) && k < m; k++)
 			se[i * m + k] = sigma[k] * fabs(ym[i * m + k]) / sqrt((double)ms->cnt[i]);
-		for (size_t j = 0; j < nobs && !dominated; j++)
-			dominated = j != i && candidate(p, ms, j) &&
-				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
-		on[i] = !dominated;
-	}
+	measured_on_front(on, p, ms);
 	front_stakes(stake, p, ms, on);
 	for (size_t i = 0; i < nobs; i++) {
 		/* on the front: the closest configuration that could dominate
@@ -363,7 +375,7 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 					   ms->cnt[pick] };
 	}
 	qsort(rc, nr, sizeof(*rc), by_loss);
-	for (size_t i = 0; i < nr && n < quota; i++)
+	for (size_t i = 0; i < nr && n < quota && !(rc[i].loss < min_loss); i++)
 		memcpy(picks + n++ * nd, obs[rc[i].obs].pick, nd * sizeof(*picks));
 	free(sigma);
 	free(se);

@@ -47,7 +47,10 @@
  *     half of a batch (less early on) measures again a configuration
  *     whose place on the measured front is within two standard errors of
  *     the difference of changing, the most hypervolume at stake first
- *     (strategy_race(), shared with nsga2); a
+ *     (strategy_race(), shared with nsga2), and only a call whose
+ *     expected loss is at least the best candidate's expected
+ *     hypervolume improvement (point 5): a wrong call must cost more
+ *     than a new configuration would add; a
  *     configuration's observations are averaged for the front, each is a
  *     row for the model.
  *
@@ -282,21 +285,15 @@ static size_t measured_front(size_t *front, double *frontv, double *ref, const s
 {
 	size_t m = p->nobjs, nfront = 0;
 	const double *ym = ms->ymean;
+	char *on = xcalloc(ms->nobs + 1, sizeof(*on));
 
-	for (size_t i = 0; i < ms->nobs; i++) {
-		int dominated = 0;
-
-		if (ms->first[i] != i || !ms->cnt[i] || !feasible_pred(p, ym + i * m))
-			continue;
-		for (size_t j = 0; j < ms->nobs && !dominated; j++)
-			dominated = j != i && ms->first[j] == j && ms->cnt[j] &&
-				    feasible_pred(p, ym + j * m) &&
-				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
-		if (!dominated) {
+	measured_on_front(on, p, ms);
+	for (size_t i = 0; i < ms->nobs; i++)
+		if (on[i]) {
 			memcpy(frontv + nfront * m, ym + i * m, m * sizeof(*ym));
 			front[nfront++] = i;
 		}
-	}
+	free(on);
 	measured_ref(ref, p, ms);
 	if (m == 2)
 		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
@@ -310,11 +307,12 @@ static size_t measured_front(size_t *front, double *frontv, double *ref, const s
  * configurations measured again give a noise estimate of their own, the
  * noise is the relative spread of the observations around the model's
  * predictions, which holds the model's misfit too and so overstates it
- * (more racing early, never less). Writes the picks at picks[0..] and
- * returns how many.
+ * (more racing early, never less); a call whose expected loss is below
+ * gain (the best candidate's expected hypervolume improvement) does not
+ * race. Writes the picks at picks[0..] and returns how many.
  */
 static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct model *mdl,
-		   const struct strategy_obs *obs, const struct measured *ms)
+		   const struct strategy_obs *obs, const struct measured *ms, double gain)
 {
 	const struct problem *p = &g->p;
 	size_t m = p->nobjs, n;
@@ -337,7 +335,8 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
 	}
 	for (size_t k = 0; k < m && ms->nrows; k++)
 		sigma[k] = sqrt(sigma[k] / (double)ms->nrows);
-	n = strategy_race(picks, race_quota(g->proposed, p->budget, want, ms), p, obs, ms, sigma);
+	n = strategy_race(picks, race_quota(g->proposed, p->budget, want, ms), p, obs, ms, sigma,
+			  gain);
 	free(sigma);
 	free(pm);
 	return n;
@@ -397,52 +396,76 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 /* ---- Acquisition ---- */
 
 /*
- * Point 5: the rest of the batch, picks[n..want), from the pool pl
- * (pok: the odds that each builds, NULL: all do), against the front
- * frontv[0..nfront) (room for want more) and the reference point ref.
- * Returns the batch's size.
+ * The candidate of the pool (n of them, pred: predict_pool()'s) not yet
+ * taken with the largest expected hypervolume improvement over the front
+ * frontv[0..nfront) (with room for one more), times its odds of building
+ * (pok, NULL: it builds): its index, that value into *gain; SIZE_MAX and
+ * 0 when none improves it.
+ */
+static size_t best_candidate(double *gain, const struct problem *p, const double *pred,
+			     size_t n, const char *taken, const double *pok, double *frontv,
+			     size_t nfront, const double *ref)
+{
+	size_t m = p->nobjs, best = SIZE_MAX;
+	double base;
+
+	if (m == 2)
+		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
+	base = strategy_hypervolume(frontv, nfront, m, ref);
+	*gain = 0;
+	for (size_t c = 0; c < n; c++) {
+		double sum = 0;
+
+		for (size_t b = 0; !taken[c] && b < ENSEMBLE; b++) {
+			const double *yp = pred + (c * ENSEMBLE + b) * m;
+
+			if (feasible_pred(p, yp))
+				sum += hvi(frontv, nfront, yp, m, ref, base);
+		}
+		sum = sum / ENSEMBLE * (pok ? pok[c] : 1);
+		if (sum > *gain) {
+			*gain = sum;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* With no feasible point measured (ref not finite), the worst of the
+ * predictions pred (n candidates) bounds the box. */
+static void pool_ref(double *ref, const double *pred, size_t n, size_t m)
+{
+	if (isfinite(ref[0]))
+		return;
+	for (size_t k = 0; k < m; k++) {
+		ref[k] = -HUGE_VAL;
+		for (size_t c = 0; c < n * ENSEMBLE; c++)
+			ref[k] = fmax(ref[k], pred[c * m + k]);
+		ref[k] += 1;
+	}
+}
+
+/*
+ * Point 5: the rest of the batch, picks[n..want), from the pool pl with
+ * predict_pool()'s pred and sdv (pok: the odds that each builds, NULL:
+ * all do; a candidate proposed since the pool was made is skipped),
+ * against the front frontv[0..nfront) (room for want more) and the
+ * reference point ref. Returns the batch's size.
  */
 static size_t acquire(struct surrogate *g, size_t *picks, size_t n, size_t want,
-		      const struct model *mdl, const struct pool *pl, const double *pok,
-		      double *frontv, size_t nfront, double *ref)
+		      const struct pool *pl, const double *pred, const double *sdv,
+		      const double *pok, double *frontv, size_t nfront, const double *ref)
 {
 	const struct problem *p = &g->p;
 	size_t nd = p->ndims, m = p->nobjs;
-	double *pred, *sdv;
 	char *taken = xcalloc(pl->n + 1, sizeof(*taken));
 
-	predict_pool(&pred, &sdv, mdl, p, pl->picks, pl->n);
-	if (!isfinite(ref[0])) {
-		/* No feasible point: the worst prediction bounds the box. */
-		for (size_t k = 0; k < m; k++) {
-			ref[k] = -HUGE_VAL;
-			for (size_t c = 0; c < pl->n * ENSEMBLE; c++)
-				ref[k] = fmax(ref[k], pred[c * m + k]);
-			ref[k] += 1;
-		}
-	}
+	for (size_t c = 0; c < pl->n; c++)
+		taken[c] = pickset_has(&g->seen, pl->picks + c * nd, nd);
 	while (n < want && pl->n) {
-		size_t best = SIZE_MAX;
-		double bestv = 0, base;
+		double gain;
+		size_t best = best_candidate(&gain, p, pred, pl->n, taken, pok, frontv, nfront, ref);
 
-		if (m == 2)
-			qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
-		base = strategy_hypervolume(frontv, nfront, m, ref);
-		for (size_t c = 0; c < pl->n; c++) {
-			double sum = 0;
-
-			for (size_t b = 0; !taken[c] && b < ENSEMBLE; b++) {
-				const double *yp = pred + (c * ENSEMBLE + b) * m;
-
-				if (feasible_pred(p, yp))
-					sum += hvi(frontv, nfront, yp, m, ref, base);
-			}
-			sum = sum / ENSEMBLE * (pok ? pok[c] : 1);
-			if (sum > bestv) {
-				bestv = sum;
-				best = c;
-			}
-		}
 		if (best == SIZE_MAX) {
 			/* Nothing improves the front: the least certain. */
 			for (size_t c = 0; c < pl->n; c++)
@@ -467,8 +490,6 @@ static size_t acquire(struct surrogate *g, size_t *picks, size_t n, size_t want,
 		}
 		nfront++;
 	}
-	free(pred);
-	free(sdv);
 	free(taken);
 	return n;
 }
@@ -483,7 +504,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	struct model mdl = { 0 };
 	struct pool pl = { 0 };
 	struct measured ms;
-	double *frontv, *ref, *pok;
+	double *frontv, *ref, *pok, *pred, *sdv;
 
 	if (strategy_check_obs("surrogate", nobs, g->proposed) < 0)
 		return -1;
@@ -508,13 +529,25 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	frontv = xcalloc((nobs + want + 1) * m + 1, sizeof(*frontv));
 	ref = xcalloc(m + 1, sizeof(*ref));
 	nfront = measured_front(front, frontv, ref, p, &ms);
-	if (p->repeats && isfinite(ref[0]))
-		n = race(g, picks, want, &mdl, obs, &ms);
-	n = near_front(g, picks, n, want, front, nfront, obs, &r);
 	candidates(&pl, g, &mdl, front, nfront, obs, &r);
 	pok = success_odds(p, obs, nobs, ms.usable, pl.picks, pl.n, &r);
-	n = acquire(g, picks, n, want, &mdl, &pl, pok, frontv, nfront, ref);
+	predict_pool(&pred, &sdv, &mdl, p, pl.picks, pl.n);
+	if (p->repeats && isfinite(ref[0])) {
+		/* a call is raced when a wrong one would cost more than the
+		 * best new configuration is expected to add */
+		char *none = xcalloc(pl.n + 1, sizeof(*none));
+		double gain;
+
+		best_candidate(&gain, p, pred, pl.n, none, pok, frontv, nfront, ref);
+		free(none);
+		n = race(g, picks, want, &mdl, obs, &ms, gain);
+	}
+	pool_ref(ref, pred, pl.n, m);
+	n = near_front(g, picks, n, want, front, nfront, obs, &r);
+	n = acquire(g, picks, n, want, &pl, pred, sdv, pok, frontv, nfront, ref);
 	g->proposed += n;
+	free(pred);
+	free(sdv);
 	measured_release(&ms);
 	free(front);
 	free(frontv);
