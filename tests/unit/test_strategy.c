@@ -730,6 +730,56 @@ static void test_strategy__screening_wide(void **state)
 	}
 }
 
+/* The surrogate's hedge (a share of each batch drawn one value away from
+ * the measured front) goes by what each front member holds alone: with
+ * dimensions x (2 values), y and z (8 each), every x = 1 configuration
+ * measures (50, size 10), so they are twins that hold nothing alone, and
+ * x = 0 measures (100 - y - z / 10, size 20), so its best is one member
+ * alone at the fast end. After the initial design the next batch's first
+ * proposal (no racing: the hedge comes first) is one value away from that
+ * member in every seed; drawn from all the front's neighbours alike it
+ * would mostly be a twin's. */
+static void test_strategy__hedge_stakes(void **state)
+{
+	const size_t nv[3] = { 2, 8, 8 };
+	struct space s = SPACE_INIT;
+	const struct strategy_ops *ops = strategy_find("surrogate");
+	size_t *batch = xcalloc(STRATEGY_MAX_BATCH * 3, sizeof(*batch));
+
+	(void)state;
+	make_space(&s, nv, 3);
+	for (uint64_t seed = 1; seed <= 12; seed++) {
+		struct strategy_problem sp = { &s, objs2, 2, 60, seed, 0 };
+		struct strategy_trail t;
+		size_t lone = SIZE_MAX, diff = 0;
+		void *st;
+		long k;
+
+		strategy_trail_init(&t, 3, 2);
+		assert_int_equal(ops->init(&st, &sp), 0);
+		k = ops->ask(st, batch, STRATEGY_MAX_BATCH, NULL, 0);
+		assert_true(k > 8);
+		for (long i = 0; i < k; i++) {
+			size_t at = strategy_trail_add(&t, batch + i * 3);
+			const size_t *pk = t.picks + at * 3;
+
+			t.value[at * 2] = pk[0] ? 50 : 100 - (double)pk[1] - (double)pk[2] / 10;
+			t.value[at * 2 + 1] = pk[0] ? 10 : 20;
+			if (!pk[0] && (lone == SIZE_MAX || t.value[at * 2] > t.value[lone * 2]))
+				lone = at;
+		}
+		assert_true(lone != SIZE_MAX);
+		assert_true(ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&t), t.n) > 1);
+		for (size_t d = 0; d < 3; d++)
+			diff += batch[d] != t.picks[lone * 3 + d];
+		assert_int_equal(diff, 1);
+		ops->free(st);
+		strategy_trail_release(&t);
+	}
+	free(batch);
+	space_release(&s);
+}
+
 static void test_strategy__names(void **state)
 {
 	(void)state;
@@ -757,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_strategy__race),
 		cmocka_unit_test(test_strategy__race_rule),
 		cmocka_unit_test(test_strategy__race_stakes),
+		cmocka_unit_test(test_strategy__hedge_stakes),
 		cmocka_unit_test(test_strategy__baseline_first),
 		cmocka_unit_test(test_strategy__screening_wide),
 	};

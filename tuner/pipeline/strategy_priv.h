@@ -105,6 +105,13 @@ void measured_ref(double *ref, const struct problem *p, const struct measured *m
  * observation. Returns how many are on it. */
 size_t measured_on_front(char *on, const struct problem *p, const struct measured *ms);
 
+/* What each member of the measured front (on[i], measured_on_front())
+ * holds alone: the hypervolume of the candidates' means less that of them
+ * all but it, into stake[i] (nobs of them; 0 off the front), against
+ * measured_ref()'s reference point. */
+void front_stakes(double *stake, const struct problem *p, const struct measured *ms,
+		  const char *on);
+
 /* How many of a batch of want, after proposed of budget (ms: what those
  * measured), may race: a share of the proposals growing with the budget
  * spent, from none to half (explore first, then settle the front), kept

@@ -243,15 +243,12 @@ size_t measured_on_front(char *on, const struct problem *p, const struct measure
 }
 
 /*
- * What each member of the measured front (on[i]) holds alone: the
- * hypervolume of the candidates' means less that of them all but it, into
- * stake[i] (0 off the front), against measured_ref()'s reference
- * point. Only the front and the configurations one
- * front member alone dominates can change the second hypervolume, so
- * only they are counted.
+ * front_stakes() (strategy_priv.h): only the front and the configurations
+ * one front member alone dominates can change the hypervolume of all but
+ * a member, so only they are counted.
  */
-static void front_stakes(double *stake, const struct problem *p, const struct measured *ms,
-			 const char *on)
+void front_stakes(double *stake, const struct problem *p, const struct measured *ms,
+		  const char *on)
 {
 	size_t m = p->nobjs, nobs = ms->nobs, n = 0, *at = xcalloc(nobs + 1, sizeof(*at));
 	size_t *by = xcalloc(nobs + 1, sizeof(*by));

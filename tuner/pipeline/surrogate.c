@@ -41,8 +41,9 @@
  *     one is chosen. When no candidate improves the front in any sample,
  *     the one the ensemble is least sure of is measured.
  *     A quarter of each batch (after the racing) is drawn at random
- *     from the configurations one value away from the measured front
- *     (near_front()): a hedge against what the model gets wrong.
+ *     from the configurations one value away from the measured front,
+ *     the member by the hypervolume it holds alone (near_front()): a
+ *     hedge against what the model gets wrong.
  *  6. Racing (when the caller can measure a configuration again): up to
  *     half of a batch (less early on) measures again a configuration
  *     whose place on the measured front is within two standard errors of
@@ -350,46 +351,76 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
  * the measured front, not proposed before, drawn at random: what the
  * model's fit gets wrong (an interaction it lacks, an effect it averages
  * over levels that change everything) cannot keep the search from the
- * front's neighbourhood, where the few flags that matter are. Writes at
- * picks[n..] and returns the new n.
+ * front's neighbourhood, where the few flags that matter are. The member
+ * is drawn first, with odds in proportion to the hypervolume it holds
+ * alone (front_stakes()), so that a cluster of near-twins on the front,
+ * each holding almost nothing, does not take the hedge; then one of its
+ * neighbours. Writes at picks[n..] and returns the new n.
  */
 static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t want,
 			 const size_t *front, size_t nfront, const struct strategy_obs *obs,
-			 struct rng *r)
+			 const struct measured *ms, struct rng *r)
 {
 	const struct space *s = g->p.s;
-	size_t nd = g->p.ndims, left = want - n, take, nn = 0, alloc = 0;
-	size_t *pick = xcalloc(nd + 1, sizeof(*pick)), *near = NULL;
-	struct pickset in = PICKSET_INIT;
+	size_t nd = g->p.ndims, left = want - n, take;
+	size_t *pick = xcalloc(nd + 1, sizeof(*pick)), *near = NULL, nalloc = 0;
+	double *stake = xcalloc(ms->nobs + 1, sizeof(*stake));
+	double *wt = xcalloc(nfront + 1, sizeof(*wt));
+	char *on = xcalloc(ms->nobs + 1, sizeof(*on));
 
 	take = (size_t)ceil((double)left / LOCAL_SHARE);
 	if (left < 2 || !nfront)
 		take = 0;
-	for (size_t f = 0; take && f < nfront; f++)
+	if (take) {
+		measured_on_front(on, &g->p, ms);
+		front_stakes(stake, &g->p, ms, on);
+	}
+	for (size_t f = 0; f < nfront; f++)
+		wt[f] = stake[front[f]];
+	while (take) {
+		double sum = 0, u;
+		size_t f, nn = 0;
+
+		for (f = 0; f < nfront; f++)
+			sum += wt[f] > 0 ? wt[f] : 0;
+		if (!(sum > 0)) {
+			/* no member holds anything alone (or all are spent):
+			 * every one with a neighbour left, alike */
+			for (f = 0; f < nfront; f++)
+				wt[f] = wt[f] < 0 ? wt[f] : 1;
+			for (f = 0, sum = 0; f < nfront; f++)
+				sum += wt[f] > 0 ? wt[f] : 0;
+			if (!(sum > 0))
+				break;
+		}
+		u = rng_double(r) * sum;
+		for (f = 0; f + 1 < nfront && (wt[f] <= 0 || u >= wt[f]); f++)
+			u -= wt[f] > 0 ? wt[f] : 0;
 		for (size_t d = 0; d < nd; d++)
 			for (size_t v = 0; v < s->dims[d].nvalues; v++) {
 				memcpy(pick, obs[front[f]].pick, nd * sizeof(*pick));
 				if (v == pick[d])
 					continue;
 				pick[d] = v;
-				if (pickset_has(&g->seen, pick, nd) || !pickset_add(&in, pick, nd))
+				if (pickset_has(&g->seen, pick, nd))
 					continue;
-				ALLOC_GROW(near, (nn + 1) * nd, alloc);
+				ALLOC_GROW(near, (nn + 1) * nd, nalloc);
 				memcpy(near + nn++ * nd, pick, nd * sizeof(*pick));
 			}
-	for (size_t i = 0; i < take && i < nn; i++) {
-		/* a partial Fisher-Yates shuffle */
-		size_t j = i + (size_t)rng_below(r, nn - i);
-
-		memcpy(pick, near + j * nd, nd * sizeof(*pick));
-		memcpy(near + j * nd, near + i * nd, nd * sizeof(*pick));
-		memcpy(picks + n * nd, pick, nd * sizeof(*pick));
-		pickset_add(&g->seen, pick, nd);
+		if (!nn) {
+			wt[f] = -1; /* every neighbour proposed */
+			continue;
+		}
+		memcpy(picks + n * nd, near + rng_below(r, nn) * nd, nd * sizeof(*pick));
+		pickset_add(&g->seen, picks + n * nd, nd);
 		n++;
+		take--;
 	}
 	free(near);
 	free(pick);
-	pickset_release(&in);
+	free(stake);
+	free(wt);
+	free(on);
 	return n;
 }
 
@@ -543,7 +574,7 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 		n = race(g, picks, want, &mdl, obs, &ms, gain);
 	}
 	pool_ref(ref, pred, pl.n, m);
-	n = near_front(g, picks, n, want, front, nfront, obs, &r);
+	n = near_front(g, picks, n, want, front, nfront, obs, &ms, &r);
 	n = acquire(g, picks, n, want, &pl, pred, sdv, pok, frontv, nfront, ref);
 	g->proposed += n;
 	free(pred);
