@@ -372,7 +372,9 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 	if (left < 2 || !nfront)
 		take = 0;
 	if (take) {
-		measured_on_front(on, &g->p, ms);
+		/* front[] is measured_on_front()'s set, in order */
+		for (size_t f = 0; f < nfront; f++)
+			on[front[f]] = 1;
 		front_stakes(stake, &g->p, ms, on);
 	}
 	for (size_t f = 0; f < nfront; f++)
