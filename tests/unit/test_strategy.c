@@ -17,7 +17,7 @@
 
 #include "tuner/strategy.h"
 #include "tuner/util.h"
-#include "../../tuner/pipeline/strategy_priv.h"
+#include "../../tuner/pipeline/surrogate_priv.h"
 
 static void test_strategy__hypervolume(void **state)
 {
@@ -780,6 +780,90 @@ static void test_strategy__hedge_stakes(void **state)
 	space_release(&s);
 }
 
+/* ---- The model when one dimension changes every other's effect ---- */
+
+#define NSHAPE 120
+
+/*
+ * A dimension that changes what the others do, as -Os does to size:
+ * dimensions top (3 values) and five more (2, 4, 2, 3, 2 values). Size is
+ * 100 at top = 1 whatever the others; at top = 0 and 2 it is 130 and 150
+ * times the others' log-additive effects (-6% to +20% each). Throughput is
+ * log-additive, top the largest of its effects, with 1% noise. Fitted on
+ * 120 random configurations (5 seeds), the model has top's interactions
+ * with each other dimension, and its mean prediction of the size of every
+ * top = 1 configuration is within 4% of 100 (worst and mean printed).
+ * Interactions among the (at most 5) dimensions that matter most, the rule
+ * before, missed by up to 6.3% (mean 1.6%), main effects alone by more.
+ */
+static void test_strategy__model_top_interactions(void **state)
+{
+	static const size_t nv[6] = { 3, 2, 4, 2, 3, 2 };
+	static const double eff[6][4] = { { 0 }, { 0, 0.10 }, { 0, 0.05, 0.12, 0.20 },
+					   { 0, -0.06 }, { 0, 0.03, 0.08 }, { 0, 0.04 } };
+	struct space s = SPACE_INIT;
+	double worst = 0, mean = 0;
+
+	(void)state;
+	make_space(&s, nv, 6);
+	for (uint64_t seed = 1; seed <= 5; seed++) {
+		struct strategy_problem sp = { &s, objs2, 2, NSHAPE, seed, 0 };
+		struct problem p;
+		struct strategy_obs obs[NSHAPE];
+		size_t picks[NSHAPE * 6], rows[NSHAPE], pick[6];
+		double values[NSHAPE * 2], pm[2];
+		struct model mdl = { 0 };
+		struct rng r;
+
+		problem_copy(&p, &sp);
+		rng_seed(&r, seed);
+		for (size_t i = 0; i < NSHAPE; i++) {
+			size_t *pk = picks + i * 6;
+			double lt = log(500), ls, z;
+
+			random_pick(pk, &s, &r);
+			ls = log(pk[0] == 2 ? 150 : 130);
+			for (size_t d = 1; d < 6; d++) {
+				lt -= eff[d][pk[d]] / 4;
+				ls += eff[d][pk[d]];
+			}
+			z = sqrt(-2 * log(1 - rng_double(&r))) * cos(2 * M_PI * rng_double(&r));
+			values[i * 2] = exp(lt + (pk[0] == 1 ? -0.15 : 0.05 * (double)pk[0]) + 0.01 * z);
+			values[i * 2 + 1] = pk[0] == 1 ? 100 : exp(ls);
+			obs[i] = (struct strategy_obs){ pk, values + i * 2, NULL, 0 };
+			rows[i] = i;
+		}
+		model_fit(&mdl, &p, obs, rows, NSHAPE, &r);
+		/* top (dimension 0) with each of the others, whether it matters or not */
+		for (size_t d = 1; d < 6; d++) {
+			size_t with = 0;
+
+			for (size_t j = 0; j < mdl.nterms; j++)
+				with += mdl.terms[j].d1 == 0 && mdl.terms[j].d2 == d;
+			assert_int_equal(with, 2 * (nv[d] - 1));
+		}
+		/* every top = 1 configuration, counting through the others */
+		memset(pick, 0, sizeof(pick));
+		pick[0] = 1;
+		for (;;) {
+			size_t d = 1;
+
+			predict_mean(pm, &mdl, &p, pick);
+			worst = fmax(worst, fabs(pm[1] / 100 - 1));
+			mean += fabs(pm[1] / 100 - 1) / (5 * 96);
+			for (; d < 6 && ++pick[d] == nv[d]; d++)
+				pick[d] = 0;
+			if (d == 6)
+				break;
+		}
+		model_release(&mdl);
+		problem_release(&p);
+	}
+	print_message("size at top = 1: worst relative error %.4f mean %.4f\n", worst, mean);
+	assert_true(worst < 0.04);
+	space_release(&s);
+}
+
 static void test_strategy__names(void **state)
 {
 	(void)state;
@@ -810,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_strategy__hedge_stakes),
 		cmocka_unit_test(test_strategy__baseline_first),
 		cmocka_unit_test(test_strategy__screening_wide),
+		cmocka_unit_test(test_strategy__model_top_interactions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

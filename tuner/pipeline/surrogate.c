@@ -6,8 +6,9 @@
  * surrogate_model.c behind surrogate_priv.h.
  *
  * What it assumes about flag spaces: most flags do nothing for a given
- * program, a few matter a lot, interactions are sparse and between flags
- * that matter, and every measurement is noisy (run and layout noise).
+ * program, a few matter a lot, interactions are sparse and mostly with
+ * the one that matters most (the -O level), and every measurement is
+ * noisy (run and layout noise).
  *
  *  1. A balanced initial design: n0 = 1 + sum(values - 1) + 2 (the main
  *     effects' parameters and two), at least 8 and at most a third of
@@ -24,9 +25,11 @@
  *  3. Screening: forward selection of the dimensions that matter to an
  *     objective, each dimension's effect given those already in tested
  *     against a permutation null (a max-statistic test, 5% for the whole
- *     family of dimensions). Pairwise interaction terms are added among
- *     the (at most 5) dimensions that matter most, once the observations
- *     outnumber the terms by 5.
+ *     family of dimensions). The dimension that matters most (often the
+ *     -O level) gets interaction terms with every other dimension once
+ *     the observations are at least the terms, so that its values each
+ *     have the others' effects of their own (-Os takes alignment's size
+ *     cost away).
  *  4. Candidates: every configuration not yet proposed when there are at
  *     most 30,000 of them; else 3,000 random ones, every one-value change
  *     of a front member and 1,000 changes of two or three values of a

@@ -5,16 +5,15 @@
  * per objective, a ridge regression of the log values (the raw values
  * when one is not positive) on one-hot main effects, fitted as a
  * Bayesian-bootstrap ensemble; the screening of the dimensions that
- * matter (surrogate_screen.c); interaction terms among the ones that
- * matter most; predictions; the odds that a configuration builds.
+ * matter (surrogate_screen.c); the interactions of the one that matters
+ * most with every other; predictions; the odds that a configuration
+ * builds.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "surrogate_priv.h"
-
-#define MAX_INTER_DIMS 5
 
 size_t main_params(const struct space *s)
 {
@@ -148,41 +147,40 @@ static void fit_ensemble(struct model *mdl, const struct problem *p, const size_
 	free(tk);
 }
 
-/* Adds interaction terms among the dimensions that matter most. */
+/*
+ * Adds the interactions of the dimension that matters most (the highest
+ * score) with every other dimension, whether they matter or not, once the
+ * observations are at least the terms: each of its values gets the others'
+ * effects of its own, partly pooled (a main effect plus an interaction,
+ * both shrunk). A dimension like -Os that takes the others' effects away
+ * (alignment costs size at -O2 and nothing at -Os) is then fitted as it
+ * is; main effects alone carry what they learn at -O2 over to -Os, and the
+ * screening, which tests main effects, can miss a flag whose effect the
+ * -Os observations dilute.
+ */
 static void add_interactions(struct model *mdl, const struct problem *p, size_t nobs)
 {
-	size_t top[MAX_INTER_DIMS], ntop = 0, extra = 0;
 	const struct space *s = p->s;
+	size_t top = SIZE_MAX, extra = 0;
 
-	for (size_t d = 0; d < p->ndims; d++) {
-		size_t i;
-
-		if (!mdl->matters[d])
-			continue;
-		for (i = ntop; i > 0 && mdl->score[top[i - 1]] < mdl->score[d]; i--)
-			if (i < MAX_INTER_DIMS)
-				top[i] = top[i - 1];
-		if (i < MAX_INTER_DIMS) {
-			top[i] = d;
-			if (ntop < MAX_INTER_DIMS)
-				ntop++;
-		}
-	}
-	for (size_t a = 0; a < ntop; a++)
-		for (size_t b = a + 1; b < ntop; b++)
-			extra += (s->dims[top[a]].nvalues - 1) * (s->dims[top[b]].nvalues - 1);
-	if (!extra || nobs < mdl->nterms + 1 + extra + 5)
+	for (size_t d = 0; d < p->ndims; d++)
+		if (mdl->matters[d] && (top == SIZE_MAX || mdl->score[d] > mdl->score[top]))
+			top = d;
+	if (top == SIZE_MAX)
+		return;
+	for (size_t d = 0; d < p->ndims; d++)
+		if (d != top)
+			extra += (s->dims[top].nvalues - 1) * (s->dims[d].nvalues - 1);
+	if (!extra || nobs < mdl->nterms + 1 + extra)
 		return;
 	mdl->terms = xrealloc(mdl->terms, (mdl->nterms + extra) * sizeof(*mdl->terms));
-	for (size_t a = 0; a < ntop; a++)
-		for (size_t b = a + 1; b < ntop; b++) {
-			size_t d1 = top[a] < top[b] ? top[a] : top[b];
-			size_t d2 = top[a] < top[b] ? top[b] : top[a];
+	for (size_t d = 0; d < p->ndims; d++) {
+		size_t d1 = d < top ? d : top, d2 = d < top ? top : d;
 
-			for (size_t v1 = 1; v1 < s->dims[d1].nvalues; v1++)
-				for (size_t v2 = 1; v2 < s->dims[d2].nvalues; v2++)
-					mdl->terms[mdl->nterms++] = (struct term){ d1, v1, d2, v2 };
-		}
+		for (size_t v1 = 1; d != top && v1 < s->dims[d1].nvalues; v1++)
+			for (size_t v2 = 1; v2 < s->dims[d2].nvalues; v2++)
+				mdl->terms[mdl->nterms++] = (struct term){ d1, v1, d2, v2 };
+	}
 }
 
 void model_release(struct model *mdl)
