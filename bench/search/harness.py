@@ -354,6 +354,45 @@ def table(results, budgets, strategies, pct):
     return lines
 
 
+def median_gap(a, b, resamples=2000, seed=0):
+    """median(b) - median(a), with a bootstrap 95% interval (each side
+    resampled on its own: two strategies' noise draws are not paired)."""
+    rng = random.Random(seed)
+    gaps = sorted(statistics.median(rng.choices(b, k=len(b))) -
+                  statistics.median(rng.choices(a, k=len(a))) for _ in range(resamples))
+    return (statistics.median(b) - statistics.median(a),
+            quantile(gaps, 0.025), quantile(gaps, 0.975))
+
+
+def margins(results, budgets, strategies, pct):
+    """Per budget, the best peer (by median HV ratio) against tuner's
+    default, the racing surrogate: the gap of the medians with its 95%
+    interval, and how many seeds of each ended at 99% or more. Empty
+    unless both took part."""
+    peers = [s for s in strategies if not s.startswith("tuner-")]
+    ours = "tuner-surrogate-race"
+    if not peers or ours not in strategies:
+        return []
+
+    def finals(st, b):
+        return [r["final"] for r in results
+                if r["strategy"] == st and r["budget"] == b and not r["error"] and not r.get("refused")]
+    lines = ["| budget | best peer, median | tuner surrogate, racing, median "
+             "| gap (95% interval) | seeds at 99% or more (peer, tuner) |",
+             "| --- | --- | --- | --- | --- |"]
+    for b in budgets:
+        t = finals(ours, b)
+        got = [(statistics.median(f), st, f) for st in peers for f in (finals(st, b),) if len(f) > 1]
+        if len(t) < 2 or not got:
+            continue
+        _, best, f = max(got, key=lambda g: g[0])
+        gap, lo, hi = median_gap(f, t)
+        lines.append("| %d (%s%%) | %s %.3f | %.3f | %+.3f (%+.3f to %+.3f) | %d/%d, %d/%d |"
+                     % (b, pct[b], best, statistics.median(f), statistics.median(t), gap, lo, hi,
+                        sum(1 for x in f if x >= 0.99), len(f), sum(1 for x in t if x >= 0.99), len(t)))
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="bench/search.sh", description=__doc__.split("\n\n")[0])
     ap.add_argument("tuner", nargs="?", default=os.path.join(ROOT, "build/release/tuner"),
@@ -461,6 +500,11 @@ def main(argv=None):
     for line in table(results, budgets, strategies, pct):
         print(line)
     print()
+    lines = margins(results, budgets, strategies, pct)
+    for line in lines:
+        print(line)
+    if lines:
+        print()
     print("| strategy | traces | wall seconds, total | per trace, median |")
     print("| --- | --- | --- | --- |")
     for st in strategies:

@@ -243,6 +243,29 @@ class Harness(unittest.TestCase):
         self.assertGreater(harness.mann_whitney_p([1, 2, 3, 4], [1, 2, 3, 4]), 0.9)
         self.assertLess(harness.mann_whitney_p(list(range(20)), list(range(100, 120))), 1e-6)
 
+    def test_median_gap(self):
+        gap, lo, hi = harness.median_gap([0.90, 0.91, 0.92, 0.93, 0.94] * 4,
+                                         [0.95, 0.96, 0.97, 0.98, 0.99] * 4)
+        self.assertAlmostEqual(gap, 0.05)
+        self.assertTrue(0 < lo <= gap <= hi)
+        self.assertEqual(harness.median_gap([0.9, 0.95], [0.9, 0.95], seed=3),
+                         harness.median_gap([0.9, 0.95], [0.9, 0.95], seed=3))
+        gap, lo, hi = harness.median_gap([0.9, 0.92, 0.94] * 5, [0.9, 0.92, 0.94] * 5)
+        self.assertEqual(gap, 0)
+        self.assertTrue(lo < 0 < hi)
+
+    def test_margins(self):
+        vals = {"random": [0.90, 0.91, 0.92, 0.93, 0.94],
+                "optuna-tpe": [0.95, 0.96, 0.97, 0.98, 0.995],
+                "tuner-surrogate-race": [0.97, 0.98, 0.992, 0.994, 0.996]}
+        rs = [{"strategy": st, "budget": 10, "seed": i + 1, "final": v, "error": None}
+              for st, vs in vals.items() for i, v in enumerate(vs)]
+        lines = harness.margins(rs, [10], list(vals), {10: 5})
+        self.assertEqual(len(lines), 3)
+        self.assertIn("| 10 (5%) | optuna-tpe 0.970 | 0.992 | +0.022 (", lines[2])
+        self.assertTrue(lines[2].endswith("| 1/5, 3/5 |"))
+        self.assertEqual(harness.margins(rs, [10], ["random", "optuna-tpe"], {10: 5}), [])
+
     def test_proposal(self):
         o = tiny()
         self.assertEqual(harness.parse_proposal(o, "1,1\t-fa -fb"), 4)

@@ -33,6 +33,9 @@ for s in random exhaustive optuna-nsga2 tuner-nsga2 tuner-surrogate tuner-surrog
 	grep -Eq "^\| $s \| 115 \(10%\) \| [0-9.]+( \([0-9]+-[0-9]+\))? \| [01]\.[0-9]{3} \(" "$out" ||
 		fail "no row of $s at budget 115"
 done
+# The side-by-side table: the best peer against the racing surrogate.
+grep -Eq '^\| 115 \(10%\) \| (random|exhaustive|optuna-nsga2) [01]\.[0-9]{3} \| [01]\.[0-9]{3} \| [-+][01]\.[0-9]{3} \([-+][01]\.[0-9]{3} to [-+][01]\.[0-9]{3}\) \| [0-9]+/[0-9]+, [0-9]+/[0-9]+ \|$' "$out" ||
+	fail "no margin row (best peer against the racing surrogate) at budget 115"
 
 # The traces: 6 strategies x 3 seeds, each of exactly 115 evaluations,
 # each value the evaluator's; ratios in [0, 1]; no
