@@ -311,6 +311,13 @@ def ceiling(oracle, seeds):
     return out
 
 
+def usable(results, st, b):
+    """The traces of strategy st at budget b that ran to their end (no
+    error, not refused): the ones the tables count."""
+    return [r for r in results if r["strategy"] == st and r["budget"] == b
+            and not r["error"] and not r.get("refused")]
+
+
 def table(results, budgets, strategies, pct):
     lines = ["| strategy | budget | evaluations | HV ratio, median (IQR) | evaluations to 95% (seeds) "
              "| evaluations to 99% (seeds) | true-front points missed, median (IQR) "
@@ -322,7 +329,7 @@ def table(results, budgets, strategies, pct):
         for b in budgets:
             rs = [r for r in results if r["strategy"] == st and r["budget"] == b]
             label = "%d (%s%%)" % (b, pct[b])
-            ok = [r for r in rs if not r["error"] and not r.get("refused")]
+            ok = usable(results, st, b)
             if not rs:
                 continue
             if not ok:
@@ -375,8 +382,7 @@ def margins(results, budgets, strategies, pct):
         return []
 
     def finals(st, b):
-        return [r["final"] for r in results
-                if r["strategy"] == st and r["budget"] == b and not r["error"] and not r.get("refused")]
+        return [r["final"] for r in usable(results, st, b)]
     lines = ["| budget | best peer, median | tuner surrogate, racing, median "
              "| gap (95% interval) | seeds at 99% or more (peer, tuner) |",
              "| --- | --- | --- | --- | --- |"]

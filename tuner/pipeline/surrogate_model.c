@@ -177,7 +177,9 @@ static void add_interactions(struct model *mdl, const struct problem *p, size_t 
 	for (size_t d = 0; d < p->ndims; d++) {
 		size_t d1 = d < top ? d : top, d2 = d < top ? top : d;
 
-		for (size_t v1 = 1; d != top && v1 < s->dims[d1].nvalues; v1++)
+		if (d == top)
+			continue;
+		for (size_t v1 = 1; v1 < s->dims[d1].nvalues; v1++)
 			for (size_t v2 = 1; v2 < s->dims[d2].nvalues; v2++)
 				mdl->terms[mdl->nterms++] = (struct term){ d1, v1, d2, v2 };
 	}
