@@ -14,6 +14,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import oracle  # noqa: E402
+import traces  # noqa: E402
 
 
 def tiny(sigma=(0.0, 0.0)):
@@ -251,6 +252,17 @@ class Harness(unittest.TestCase):
         self.assertEqual(harness.median_gap([0.9, 0.95], [0.9, 0.95], seed=3),
                          harness.median_gap([0.9, 0.95], [0.9, 0.95], seed=3))
         gap, lo, hi = harness.median_gap([0.9, 0.92, 0.94] * 5, [0.9, 0.92, 0.94] * 5)
+        self.assertEqual(gap, 0)
+        self.assertTrue(lo < 0 < hi)
+
+    def test_paired_gap(self):
+        a = [0.90, 0.91, 0.92, 0.93, 0.94] * 4
+        gap, lo, hi = traces.paired_gap(a, [x + 0.01 for x in a])
+        self.assertAlmostEqual(gap, 0.01)
+        self.assertAlmostEqual(lo, 0.01)  # every seed moved alike: no spread
+        self.assertAlmostEqual(hi, 0.01)
+        self.assertEqual(traces.paired_gap(a, a), (0, 0, 0))
+        gap, lo, hi = traces.paired_gap(a, list(reversed(a)))
         self.assertEqual(gap, 0)
         self.assertTrue(lo < 0 < hi)
 

@@ -72,6 +72,24 @@ for path in files:
 print("traces: %d, of 115 evaluations each" % len(files))
 PY
 
+# bench/search/traces.py on the kept run: exhaustive order's first 115
+# configurations are all -O2 (opt is the first dimension), random's share
+# of -Os is near a third; a run paired with itself changes nothing; the
+# seeds below a ratio of 2 are every seed.
+tr() { "$py" -B "$search/traces.py" "$@"; }
+tr share "$TMPDIR/short" --dim opt --value=-Os >"$TMPDIR/share" 2>&1 || fail "traces.py share: $(cat "$TMPDIR/share")"
+cat "$TMPDIR/share"
+grep -q '^| exhaustive | 115 | 0.00 | 0.00 |$' "$TMPDIR/share" || fail "traces.py share: exhaustive order's -Os share"
+grep -Eq '^\| random \| 115 \| 0\.(2[0-9]|3[0-9]|4[0-6]) \|' "$TMPDIR/share" || fail "traces.py share: random's -Os share"
+tr paired "$TMPDIR/short" "$TMPDIR/short" --strategy tuner-surrogate >"$TMPDIR/paired" 2>&1 ||
+	fail "traces.py paired: $(cat "$TMPDIR/paired")"
+grep -q '^| 115 | 3 | \([01]\.[0-9]*\) | \1 | +0.0000 (+0.0000 to +0.0000) | 0 | 0 |$' "$TMPDIR/paired" ||
+	fail "traces.py paired: a run against itself: $(cat "$TMPDIR/paired")"
+tr low "$TMPDIR/short" --budget 115 --below 2 >"$TMPDIR/low" 2>&1 || fail "traces.py low: $(cat "$TMPDIR/low")"
+grep -q ': 3 of 3 seeds ended below 2; ' "$TMPDIR/low" || fail "traces.py low: $(cat "$TMPDIR/low")"
+tr share "$TMPDIR/short" --dim nosuch --value x >"$TMPDIR/bad" 2>&1 && fail "traces.py share accepted a dimension that is not there"
+grep -q "no dimension 'nosuch'" "$TMPDIR/bad" || fail "traces.py: the error for a missing dimension: $(cat "$TMPDIR/bad")"
+
 # exact NAME [--data DIR]: exhaustive search over the whole space of a
 # dataset (the default one, or DIR), noise-free, finds its true front
 # exactly: 1152 evaluations, ratio exactly 1, nothing missed. Its output
