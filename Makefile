@@ -40,7 +40,7 @@ CFLAGS_fuzz := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-
 CFLAGS_VARIANT = $(CFLAGS_$(VARIANT))
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude -Ituner $(PKG_CFLAGS) $(CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lpthread -lm
 
@@ -48,8 +48,8 @@ LIBS = $(PKG_LIBS) -lpthread -lm
 # the QEMU glue of the plugin (below). Every other tuner/*/*.c is libtuner.a.
 CLI_SRC := $(wildcard tuner/cli/*.c)
 PLUGIN_GLUE := tuner/uarch/qemu_plugin.c
-LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard tuner/pipeline/*.c tuner/analysis/*.c \
-	tuner/formats/*.c tuner/sys/*.c tuner/uarch/*.c))
+LIB_DIRS := run report build journal study search analysis formats uarch sys
+LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard $(LIB_DIRS:%=tuner/%/*.c)))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:tuner/%.c=$(B)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -63,7 +63,7 @@ TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 # qemu-plugin.h comes from Debian's qemu source (scripts/qemu-plugin-h.sh).
 PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.c \
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
-PLUGIN_HDR := include/tuner/uarch.h tuner/uarch/uarch_priv.h
+PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h
 
 .PHONY: test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
@@ -74,7 +74,7 @@ plugin: $(B)/tuner-uarch.so
 $(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj
 	@inc=$$(scripts/qemu-plugin-h.sh) && \
 	echo "$(CC) -shared -fPIC ... -o $@" && \
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner/uarch -I"$$inc" \
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -Ituner/uarch -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
 $(B)/obj/%.o: tuner/%.c | $(B)/obj

@@ -40,7 +40,7 @@
 
 #include <stddef.h>
 
-#include "tuner/applied.h"
+#include "analysis/applied.h"
 
 #define JOURNAL_FORMAT 1
 

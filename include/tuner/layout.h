@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tuner/cgfunc.h"
-#include "tuner/elfsym.h"
+#include "formats/cgfunc.h"
+#include "formats/elfsym.h"
 #include "tuner/stats.h"
 
 /* When the cachegrind file does not state the I1 geometry: a Cortex-A9's

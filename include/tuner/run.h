@@ -55,7 +55,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "tuner/applied.h"
+#include "analysis/applied.h"
 #include "tuner/stats.h"
 #include "tuner/study.h"
 

@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tuner/pareto.h"
+#include "analysis/pareto.h"
 #include "tuner/space.h"
 
 struct strategy_problem {

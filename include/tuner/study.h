@@ -190,8 +190,8 @@
 #define TUNER_STUDY_H
 
 #include "tuner/cgmodel.h"
-#include "tuner/uarch.h"
-#include "tuner/slurm.h"
+#include "uarch/uarch.h"
+#include "sys/slurm.h"
 #include "tuner/space.h"
 
 struct study_loc {

@@ -34,7 +34,7 @@
 
 #include <stddef.h>
 
-#include "tuner/uarch.h"
+#include "uarch/uarch.h"
 
 struct ua_score {
 	double packets, bytes;

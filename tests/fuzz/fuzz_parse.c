@@ -8,10 +8,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tuner/cgfunc.h"
+#include "formats/cgfunc.h"
 #include "tuner/cgmodel.h"
-#include "tuner/parse.h"
-#include "tuner/uarch.h"
+#include "formats/parse.h"
+#include "uarch/uarch.h"
 
 static const char *const parsers[] = {
 	"number",

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/applied.h"
+#include "analysis/applied.h"
 #include "tuner/util.h"
 
 /* ---- the rules ---- */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tuner/cgfunc.h"
+#include "formats/cgfunc.h"
 #include "tuner/util.h"
 
 /*

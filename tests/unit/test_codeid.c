@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tuner/codeid.h"
+#include "build/codeid.h"
 #include "tuner/util.h"
 #include "scratch_dir.h"
 

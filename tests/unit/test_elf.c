@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/applied.h"
-#include "tuner/elf.h"
+#include "analysis/applied.h"
+#include "formats/elf.h"
 #include "tuner/util.h"
 
 #include "applied_expect.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tuner/elfsym.h"
+#include "formats/elfsym.h"
 #include "tuner/util.h"
 
 /* One scratch directory for the whole group. */

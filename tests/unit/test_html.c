@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tuner/html.h"
+#include "report/html.h"
 #include "tuner/html_report.h"
 #include "tuner/space.h"
 #include "tuner/util.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/pareto.h"
+#include "analysis/pareto.h"
 #include "tuner/util.h"
 
 static const struct pareto_obj max_min[] = {

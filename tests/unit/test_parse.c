@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "tuner/cgmodel.h"
-#include "tuner/parse.h"
+#include "formats/parse.h"
 #include "tuner/util.h"
 
 /* Shaped like `iperf3 -c 10.0.1.2 -J -t 10` (TCP, one stream, 3.12). */

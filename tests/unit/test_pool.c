@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "tuner/pool.h"
+#include "sys/pool.h"
 #include "tuner/util.h"
 
 static void sleep_ms(long ms)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/search.h"
+#include "search/search.h"
 #include "tuner/space.h"
 #include "tuner/util.h"
 

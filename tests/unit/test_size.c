@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/size.h"
+#include "build/size.h"
 #include "tuner/util.h"
 #include "scratch_dir.h"
 

@@ -17,7 +17,7 @@
 
 #include "tuner/strategy.h"
 #include "tuner/util.h"
-#include "../../tuner/pipeline/surrogate_priv.h"
+#include "search/surrogate_priv.h"
 
 static void test_strategy__hypervolume(void **state)
 {

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/uarch.h"
+#include "uarch/uarch.h"
 
 static char err[256];
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/parse.h"
+#include "formats/parse.h"
 #include "tuner/uarch_score.h"
 #include "tuner/util.h"
 

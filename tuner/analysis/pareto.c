@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* pareto: see include/tuner/pareto.h */
-#include "tuner/pareto.h"
+/* pareto: see tuner/analysis/pareto.h */
+#include "pareto.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 #include "tuner/measure.h"
 #include "tuner/numfmt.h"
 #include "tuner/progress.h"
-#include "tuner/report.h"
+#include "tuner/run_output.h"
 #include "tuner/run.h"
 #include "tuner/strategy.h"
 #include "tuner/study.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cgfunc: see include/tuner/cgfunc.h */
-#include "tuner/cgfunc.h"
+/* cgfunc: see tuner/formats/cgfunc.h */
+#include "cgfunc.h"
 
 #include <ctype.h>
 #include <errno.h>

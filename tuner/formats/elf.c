@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* elf: see include/tuner/elf.h */
-#include "tuner/elf.h"
+/* elf: see tuner/formats/elf.h */
+#include "elf.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* elfsym: see include/tuner/elfsym.h */
-#include "tuner/elfsym.h"
+/* elfsym: see tuner/formats/elfsym.h */
+#include "elfsym.h"
 
 #include <elf.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/elf.h"
+#include "elf.h"
 #include "tuner/util.h"
 
 /* An unsigned field of n bytes at p, in the file's byte order. */

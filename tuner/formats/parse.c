@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* parse: see include/tuner/parse.h */
-#include "tuner/parse.h"
+/* parse: see tuner/formats/parse.h */
+#include "parse.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "tuner/cgmodel.h"
-#include "tuner/jsonkind.h"
+#include "jsonkind.h"
 #include "tuner/uarch_score.h"
 #include "tuner/util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* pool: see include/tuner/pool.h */
-#include "tuner/pool.h"
+/* pool: see tuner/sys/pool.h */
+#include "pool.h"
 #include "tuner/util.h"
 
 #include <errno.h>

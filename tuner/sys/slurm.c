@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* slurm: see include/tuner/slurm.h */
-#include "tuner/slurm.h"
+/* slurm: see tuner/sys/slurm.h */
+#include "slurm.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 /*
  * tuner-uarch.so: a QEMU TCG plugin (plugin API version 1, QEMU 7.2) that
  * feeds the executed instruction stream into the uarch model
- * (include/tuner/uarch.h) and writes its raw counters. A MODEL of a router
+ * (tuner/uarch/uarch.h) and writes its raw counters. A MODEL of a router
  * core's caches and branch predictors, not a measurement.
  *
  *   qemu-arm -plugin tuner-uarch.so,preset=cortex-a9,out=FILE[,KEY=VALUE...] PROG
@@ -56,7 +56,7 @@
 
 #include <qemu-plugin.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * uarch_bpred: the branch predictor model of include/tuner/uarch.h.
+ * uarch_bpred: the branch predictor model of tuner/uarch/uarch.h.
  *
  * Direction: a table of 2-bit saturating counters (Smith 1981), indexed by
  * the instruction's word address (bimodal) or by it XORed with the global
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 #include "uarch_priv.h"
 
 int ua_bpred_init(struct ua_bpred *bp, const struct ua_config *c, char *err, size_t errlen)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* uarch_cache: the set-associative caches of include/tuner/uarch.h. */
-#include "tuner/uarch.h"
+/* uarch_cache: the set-associative caches of tuner/uarch/uarch.h. */
+#include "uarch.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uarch_config: the presets and the key=value syntax of a uarch model
- * (include/tuner/uarch.h).
+ * (tuner/uarch/uarch.h).
  *
  * Every preset number is defended below from published documentation;
  * where nothing is published it says ASSUMPTION and what it rests on.
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 #include "uarch_priv.h"
 
 /*

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* uarch_core: one modelled core (include/tuner/uarch.h). */
+/* uarch_core: one modelled core (tuner/uarch/uarch.h). */
 #include <string.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 #include "uarch_priv.h"
 
 const char *const ua_counter_names[] = {

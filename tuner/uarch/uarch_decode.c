@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uarch_decode: which instructions are branches, of what kind, for the
- * predictor model (include/tuner/uarch.h). Encodings from the ARM
+ * predictor model (tuner/uarch/uarch.h). Encodings from the ARM
  * Architecture Reference Manual ARMv7-A (DDI 0406C, chapter A5, "ARM
  * instruction set encoding") and the MIPS32 Architecture for Programmers
  * Volume II (MD00086, the opcode tables of appendix A).
@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 
 static uint64_t sext(uint32_t v, unsigned bits)
 {

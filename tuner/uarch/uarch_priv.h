@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tuner/uarch.h"
+#include "uarch.h"
 
 /* Formats a message into err (if any) and returns -1. */
 int ua_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

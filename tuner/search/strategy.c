@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/search.h"
+#include "search.h"
 #include "strategy_priv.h"
 
 uint64_t pick_hash(const size_t *pick, size_t ndims)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* journal_record: see tuner/journal_record.h */
 #include "journal_record.h"
-#include "tuner/jsonkind.h"
+#include "formats/jsonkind.h"
 #include "tuner/util.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* search: see include/tuner/search.h */
-#include "tuner/search.h"
+/* search: see tuner/search/search.h */
+#include "search.h"
 
 #include <stdlib.h>
 #include <string.h>

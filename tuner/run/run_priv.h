@@ -15,8 +15,8 @@
 #include "tuner/gitsrc.h"
 #include "tuner/journal.h"
 #include "tuner/lab.h"
-#include "tuner/pareto.h"
-#include "tuner/pool.h"
+#include "analysis/pareto.h"
+#include "sys/pool.h"
 #include "tuner/run.h"
 #include "tuner/space.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* html: see include/tuner/html.h */
-#include "tuner/html.h"
+/* html: see tuner/report/html.h */
+#include "html.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
-#include "tuner/parse.h"
+#include "formats/parse.h"
 #include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "study_priv.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* build: see include/tuner/build.h */
-#include "tuner/build.h"
-#include "tuner/slurm.h"
+/* build: see tuner/build/build.h */
+#include "build.h"
+#include "sys/slurm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,11 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tuner/codeid.h"
-#include "tuner/elf.h"
-#include "tuner/parse.h"
+#include "codeid.h"
+#include "formats/elf.h"
+#include "formats/parse.h"
 #include "tuner/runner.h"
-#include "tuner/size.h"
+#include "size.h"
 #include "tuner/util.h"
 
 void build_key(char out[17], const struct study *s, const struct config *c,

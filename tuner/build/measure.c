@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tuner/lab.h"
-#include "tuner/parse.h"
+#include "formats/parse.h"
 #include "tuner/runner.h"
 #include "tuner/util.h"
 

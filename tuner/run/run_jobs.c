@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "tuner/build.h"
+#include "build/build.h"
 #include "tuner/measure.h"
 #include "tuner/runner.h"
 #include "tuner/uarch_score.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* codeid: see include/tuner/codeid.h */
-#include "tuner/codeid.h"
+/* codeid: see tuner/build/codeid.h */
+#include "codeid.h"
 
 #include <elf.h>
 #include <git2.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/elf.h"
+#include "formats/elf.h"
 #include "tuner/util.h"
 
 /* libgit2's init is reference counted: one reference for the life of the

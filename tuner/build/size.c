@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* size: see include/tuner/size.h */
-#include "tuner/size.h"
+/* size: see tuner/build/size.h */
+#include "size.h"
 
 #include <elf.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "tuner/elf.h"
+#include "formats/elf.h"
 #include "tuner/util.h"
 
 int size_file(double *out, const char *path)

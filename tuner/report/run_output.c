@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report: see include/tuner/report.h */
-#include "tuner/report.h"
+/* report: see include/tuner/run_output.h */
+#include "tuner/run_output.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
 #include "tuner/util.h"
-#include "report_priv.h"
+#include "run_output_priv.h"
 
 static int objective_modelled(const struct objective *o)
 {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/codeid.h"
+#include "build/codeid.h"
 #include "tuner/util.h"
 #include "run_priv.h"
 

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "tuner/cgmodel.h"
-#include "tuner/uarch.h"
+#include "uarch/uarch.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 

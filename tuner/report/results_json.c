@@ -9,7 +9,7 @@
 #include "tuner/results.h"
 #include "tuner/util.h"
 #include "results_priv.h"
-#include "tuner/jsonkind.h"
+#include "formats/jsonkind.h"
 
 /*
  * pareto.json being read: the first field found wrong is reported as

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/build.h"
+#include "build/build.h"
 #include "tuner/gccopt.h"
-#include "tuner/search.h"
+#include "search/search.h"
 #include "tuner/strategy.h"
 #include "tuner/study.h"
 #include "tuner/util.h"

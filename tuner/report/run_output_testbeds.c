@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report_testbeds: the per-testbed breakdown; see include/tuner/report.h */
+/* report_testbeds: the per-testbed breakdown; see include/tuner/run_output.h */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/report.h"
+#include "tuner/run_output.h"
 #include "tuner/util.h"
-#include "report_priv.h"
+#include "run_output_priv.h"
 
 int report_has_testbeds(const struct study *s, const struct run_result *r)
 {

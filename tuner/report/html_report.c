@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tuner/html.h"
+#include "html.h"
 #include "tuner/numfmt.h"
 #include "html_report_priv.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* applied: see include/tuner/applied.h */
-#include "tuner/applied.h"
+/* applied: see tuner/analysis/applied.h */
+#include "applied.h"
 
 #include <ctype.h>
 #include <stdlib.h>
