@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,25 +47,6 @@ static char *compiler_version(void)
 	v = xstrndup(r.result.out, strcspn(r.result.out, "\n"));
 	runner_release(&r);
 	return v;
-}
-
-void run_status(const struct run_reporter *rep, const char *text, int force)
-{
-	if (rep && rep->status)
-		rep->status(rep->arg, text, force);
-}
-
-void run_note(const struct run_reporter *rep, const char *fmt, ...)
-{
-	char line[1024];
-	va_list ap;
-
-	if (!rep || !rep->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	rep->note(rep->arg, line);
 }
 
 static char *results_dir(const struct study *s, const struct run_opts *opts)

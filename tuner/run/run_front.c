@@ -28,50 +28,13 @@ static void push(struct samples *b, double v, unsigned cluster)
 	b->cl[b->n++] = cluster;
 }
 
-/* Index of testbed name in the study, or SIZE_MAX (a record of a testbed
- * the study no longer names). */
-static size_t testbed_index(const struct study *s, const char *name)
+void run_study_objs(struct pareto_obj *objs, const struct study *s)
 {
-	for (size_t t = 0; t < s->ntestbeds; t++)
-		if (!strcmp(s->testbeds[t], name))
-			return t;
-	return SIZE_MAX;
-}
-
-void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective *o,
-		     unsigned limit, void (*fn)(double v, size_t testbed, void *arg), void *arg)
-{
-	const struct measure_record **recs;
-	const struct unit *lead = u->lead ? u->lead : u;
-	size_t n;
-
-	if (!atomic_load(&u->built) || !u->build || u->build->status != BUILD_OK)
-		return;
-	if (o->from_size) {
-		fn(u->build->size, SIZE_MAX, arg);
-		return;
-	}
-	/* The same code's samples, pooled: they are of the same program; the
-	 * records that count (a failure is a sample, NaN, until repeats.min
-	 * have succeeded). */
-	for (size_t g = 0; g <= lead->ntwins; g++) {
-		const struct unit *v = g ? lead->twins[g - 1] : lead;
-
-		for (size_t t = 0; t < study_slots(ctx->s); t++) {
-			size_t ok;
-
-			n = run_records(v, t, &recs, &ok);
-			for (size_t i = 0; i < n; i++) {
-				if (recs[i]->run >= limit ||
-				    !run_record_counts(ctx->s, recs[i], ok))
-					continue;
-				for (size_t k = 0; k < recs[i]->nvalues; k++)
-					if (!strcmp(recs[i]->names[k], o->name))
-						fn(recs[i]->values[k],
-						   testbed_index(ctx->s, recs[i]->testbed), arg);
-			}
-			free(recs);
-		}
+	for (size_t k = 0; k < s->nobjectives; k++) {
+		objs[k].maximize = s->objectives[k].maximize;
+		objs[k].has_limit = s->objectives[k].has_limit;
+		objs[k].limit = s->objectives[k].limit;
+		objs[k].exact = s->objectives[k].from_size;
 	}
 }
 

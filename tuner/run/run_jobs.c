@@ -18,142 +18,6 @@
 #include "tuner/util.h"
 #include "run_priv.h"
 
-static int measure_objective(const struct study *s, size_t i)
-{
-	return !s->objectives[i].from_size;
-}
-
-int run_has_measure(const struct study *s)
-{
-	for (size_t i = 0; i < s->nobjectives; i++)
-		if (measure_objective(s, i))
-			return 1;
-	return 0;
-}
-
-void run_fail(struct run_ctx *ctx)
-{
-	pthread_mutex_lock(&ctx->err_lock);
-	if (!ctx->first_error)
-		ctx->first_error = xstrdup(*tn_errmsg() ? tn_errmsg() : "unknown error");
-	pthread_mutex_unlock(&ctx->err_lock);
-	atomic_store(&ctx->error, 1);
-}
-
-int run_record_current(const struct run_ctx *ctx, const struct measure_record *r)
-{
-	return r->mkey[0] ? !strcmp(r->mkey, ctx->mkey) : !ctx->study_changed;
-}
-
-size_t run_count_stale(struct run_ctx *ctx)
-{
-	size_t stale = 0;
-
-	for (size_t i = 0; i < ctx->nunits; i++) {
-		const struct measure_record **recs;
-		size_t n = journal_measures(ctx->j, ctx->units[i].key, NULL, &recs);
-
-		for (size_t k = 0; k < n; k++)
-			stale += !run_record_current(ctx, recs[k]);
-		free(recs);
-	}
-	return stale;
-}
-
-size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
-		   size_t *ok)
-{
-	size_t all = journal_measures(u->ctx->j, u->key, lab_slot_testbed(u->ctx, t), recs);
-	size_t n = 0;
-
-	*ok = 0;
-	for (size_t i = 0; i < all; i++) {
-		if (!run_record_current(u->ctx, (*recs)[i]))
-			continue;
-		(*recs)[n++] = (*recs)[i];
-		*ok += (*recs)[n - 1]->ok != 0;
-	}
-	if (!n) {
-		free(*recs);
-		*recs = NULL;
-	}
-	return n;
-}
-
-int run_record_counts(const struct study *s, const struct measure_record *r, size_t ok)
-{
-	return r->ok || ok < s->repeats_min;
-}
-
-int run_deploy_failed(const struct measure_record *const *recs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (recs[i]->deploy_failed)
-			return 1;
-	return 0;
-}
-
-/* The records of u in slot t that count as results (*n: all of them,
- * *ok: the ones that succeeded). A failed deploy (the build did not come
- * up) is its last result: it counts as every run still owed. */
-static size_t counted(struct unit *u, size_t t, size_t *n, size_t *ok)
-{
-	const struct measure_record **recs;
-	size_t c = 0;
-
-	*n = run_records(u, t, &recs, ok);
-	for (size_t i = 0; i < *n; i++)
-		c += (size_t)run_record_counts(u->ctx->s, recs[i], *ok);
-	if (!u->ctx->retry_failed && c < u->ctx->s->repeats_max && run_deploy_failed(recs, *n))
-		c = u->ctx->s->repeats_max;
-	free(recs);
-	return c;
-}
-
-size_t run_count_measures(struct unit *u, size_t t)
-{
-	size_t n, ok;
-
-	return counted(u, t, &n, &ok);
-}
-
-size_t run_count_records(struct unit *u, size_t t, size_t *done)
-{
-	size_t n, ok, c = counted(u, t, &n, &ok);
-
-	*done = u->ctx->retry_failed ? ok : c;
-	return n;
-}
-
-size_t run_count_shared(struct unit *u, size_t t)
-{
-	struct unit *lead = u->lead ? u->lead : u;
-	size_t n = run_count_measures(lead, t);
-
-	for (size_t i = 0; i < lead->ntwins; i++)
-		n += run_count_measures(lead->twins[i], t);
-	return n;
-}
-
-/* u has at least `want` measurements on every testbed, its twins' counted
- * (a build job asks before its unit is noticed: then its own). */
-static int measured(struct unit *u, unsigned want)
-{
-	const struct study *s = u->ctx->s;
-
-	if (!run_has_measure(s))
-		return 1;
-	for (size_t t = 0; t < study_slots(u->ctx->s); t++)
-		if (run_count_shared(u, t) < want)
-			return 0;
-	return 1;
-}
-
-int run_measures_complete(struct unit *u)
-{
-	return measured(u, u->ctx->s->repeats_min);
-}
-
 /* Records the outcome rec of run m->run of m->u. 0, or -1 when the run
  * stops (out of space: not recorded; or the journal failed). */
 static int record(struct mjob *m, struct measure_record *rec)
@@ -203,7 +67,7 @@ static int again(struct mjob *m)
 		return 0;
 	}
 	m->testbed = t;
-	lab_submit(ctx, m);
+	run_measure_submit(ctx, m);
 	return 1;
 }
 
@@ -217,7 +81,7 @@ static void record_no_boot(struct mjob *m, char *why)
 	rec.names = xcalloc(s->nobjectives + 1, sizeof(*rec.names));
 	rec.values = xcalloc(s->nobjectives + 1, sizeof(*rec.values));
 	for (size_t i = 0; i < s->nobjectives; i++) {
-		if (!measure_objective(s, i))
+		if (s->objectives[i].from_size)
 			continue;
 		rec.names[k] = s->objectives[i].name;
 		rec.values[k++] = NAN;
@@ -329,180 +193,10 @@ void run_measure_job(void *arg, int cancelled)
 		free(arg);
 }
 
-/* Whether the journal holds a pair of builds that checks prediction p
- * (under ctx->pred_lock): a unit of p built, not skipped, and its lead
- * built, both fine with known code. One pair with different code
- * refutes p; else one with the same code confirms it. */
-static void check_prediction(struct run_ctx *ctx, struct prediction *p)
+void run_measure_submit(struct run_ctx *ctx, struct mjob *m)
 {
-	for (size_t i = 0; i < ctx->nunits && p->state != PRED_REFUTED; i++) {
-		const struct unit *u = &ctx->units[i];
-		const struct build_record *a, *b;
-
-		if (!u->pred_lead || &ctx->preds[u->pred] != p)
-			continue;
-		a = journal_find_build(ctx->j, u->key);
-		b = journal_find_build(ctx->j, u->pred_lead->key);
-		if (!a || !b || a->status != BUILD_OK || b->status != BUILD_OK ||
-		    a->same_build[0] || b->same_build[0] || !a->code[0] || !b->code[0])
-			continue;
-		if (strcmp(a->code, b->code)) {
-			p->state = PRED_REFUTED;
-		} else if (p->state == PRED_CONFIRMED) {
-			continue;
-		} else {
-			p->state = PRED_CONFIRMED;
-		}
-		p->twin = u;
-		p->lead = u->pred_lead;
-	}
-}
-
-void run_nap(void)
-{
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
-int run_stopped(const struct run_ctx *ctx)
-{
-	return tn_cancelled() || atomic_load(&ctx->error);
-}
-
-int run_wait_built(struct unit *v)
-{
-	while (!atomic_load(&v->built)) {
-		if (run_stopped(v->ctx))
-			return -1;
-		run_nap();
-	}
-	return 0;
-}
-
-/*
- * build.equivalent: skip. Whether unit u (with a predicted lead) is to be
- * built: 1 when its prediction is refuted, or not checked and no build is
- * checking it (u then checks it: u->verifying), or its lead did not build
- * fine; 0 when it was recorded as its lead's build (confirmed); -1 when
- * the run stopped. Waits while another build checks the prediction, and
- * for the lead.
- */
-static int build_needed(struct unit *u)
-{
-	struct run_ctx *ctx = u->ctx;
-	struct prediction *p = &ctx->preds[u->pred];
-	const struct build_record *lead;
-	struct build_record rec;
-	enum pred_state st;
-	char *log, *note;
-	int ret;
-
-	for (;;) {
-		pthread_mutex_lock(&ctx->pred_lock);
-		if (p->state == PRED_UNCHECKED)
-			check_prediction(ctx, p);
-		st = p->state;
-		if (st == PRED_UNCHECKED && !p->verifying) {
-			p->verifying++;
-			u->verifying = 1;
-		}
-		pthread_mutex_unlock(&ctx->pred_lock);
-		if (st != PRED_UNCHECKED || u->verifying)
-			break;
-		if (run_stopped(ctx))
-			return -1;
-		run_nap();
-	}
-	if (st != PRED_CONFIRMED)
-		return 1;
-	if (run_wait_built(u->pred_lead) < 0)
-		return -1;
-	lead = u->pred_lead->build;
-	if (!lead || lead->status != BUILD_OK || !lead->code[0] || !lead->artifact)
-		return 1;
-
-	memset(&rec, 0, sizeof(rec));
-	memcpy(rec.key, u->key, sizeof(rec.key));
-	memcpy(rec.config_id, u->cfg.id, sizeof(rec.config_id));
-	rec.layout_seed = u->layout_seed;
-	rec.flags = u->cfg.flags;
-	rec.pgo = u->cfg.pgo == PGO_ON;
-	memcpy(rec.commit, u->src->commit, sizeof(rec.commit));
-	memcpy(rec.tree, u->src->tree, sizeof(rec.tree));
-	rec.dirty = u->src->dirty;
-	rec.status = BUILD_OK;
-	rec.size = lead->size;
-	rec.dir = u->dir;
-	rec.artifact = lead->artifact;
-	memcpy(rec.code, lead->code, sizeof(rec.code));
-	memcpy(rec.same_build, lead->key, sizeof(rec.same_build));
-	rec.ignored = u->ignored;
-	/* Its directory says why it holds no build (measure logs go there). */
-	log = xasprintf("%s/build.log", u->dir);
-	note = xasprintf("== tuner: not built: gcc ignores %s at -Os and -Oz (predicted, and "
-			 "confirmed: %s and %s built the same code); this configuration's build "
-			 "is the one of %s: %s\n", u->ignored, p->twin->cfg.id, p->lead->cfg.id,
-			 u->pred_lead->cfg.id, lead->dir);
-	if (remove_tree(u->dir) < 0 || mkdir_p(u->dir) < 0 ||
-	    write_file_atomic(log, note, strlen(note)) < 0)
-		tn_error_clear(); /* only the note is lost */
-	free(log);
-	free(note);
-	ret = journal_add_build(ctx->j, &rec);
-	if (ret < 0) {
-		run_fail(ctx);
-		return -1;
-	}
-	u->build = journal_find_build(ctx->j, u->key);
-	atomic_fetch_add(&ctx->builds_skipped, 1);
-	atomic_store(&u->built, 1);
-	return 0;
-}
-
-/* After u's build checked its prediction: waits for the lead, then lets
- * the pair decide it. */
-static void checked(struct unit *u)
-{
-	struct run_ctx *ctx = u->ctx;
-
-	if (!u->verifying)
-		return;
-	(void)run_wait_built(u->pred_lead);
-	pthread_mutex_lock(&ctx->pred_lock);
-	ctx->preds[u->pred].verifying--;
-	check_prediction(ctx, &ctx->preds[u->pred]);
-	pthread_mutex_unlock(&ctx->pred_lock);
-	u->verifying = 0;
-}
-
-void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx)
-{
-	if (!ctx->npreds)
-		return;
-	out->predictions = xcalloc(ctx->npreds, sizeof(*out->predictions));
-	out->npredictions = ctx->npreds;
-	for (size_t k = 0; k < ctx->npreds; k++) {
-		struct prediction *p = &ctx->preds[k];
-		struct run_prediction *r = &out->predictions[k];
-
-		check_prediction(ctx, p);
-		r->ignored = xstrdup(p->ignored);
-		r->pgo = p->pgo;
-		r->checked = p->state == PRED_CONFIRMED ? 1 : p->state == PRED_REFUTED ? -1 : 0;
-		if (p->twin) {
-			memcpy(r->twin, p->twin->cfg.id, sizeof(r->twin));
-			memcpy(r->lead, p->lead->cfg.id, sizeof(r->lead));
-		}
-		for (size_t i = 0; i < ctx->nunits; i++) {
-			const struct unit *u = &ctx->units[i];
-			const struct build_record *b;
-			if (!u->pred_lead || u->pred != k)
-				continue;
-			b = journal_find_build(ctx->j, u->key);
-			r->skipped += b && b->same_build[0];
-		}
-	}
+	atomic_fetch_add(&ctx->tb[m->testbed].load, 1);
+	pool_submit(ctx->pool, 1 + m->testbed, run_measure_job, m);
 }
 
 void run_build_job(void *arg, int cancelled)
@@ -527,7 +221,7 @@ void run_build_job(void *arg, int cancelled)
 	 * failed build is a result: not retried, unless --retry-failed.
 	 */
 	if (prev && (prev->status != BUILD_OK ? !ctx->retry_failed :
-		     measured(u, ctx->s->repeats_max) ||
+		     run_measured(u, ctx->s->repeats_max) ||
 		     (prev->artifact && stat(prev->artifact, &st) == 0))) {
 		u->build = prev;
 		atomic_fetch_add(&ctx->builds_cached, 1);
@@ -536,7 +230,7 @@ void run_build_job(void *arg, int cancelled)
 		return;
 	}
 	if (u->pred_lead) {
-		int need = build_needed(u);
+		int need = run_predict_needed(u);
 		if (need <= 0) {
 			run_profile_done(u);
 			return;
@@ -574,7 +268,7 @@ void run_build_job(void *arg, int cancelled)
 	free(profile_dir);
 	atomic_fetch_sub(&ctx->builds_running, 1);
 	if (ret == BUILD_ECANCELLED) {
-		checked(u);
+		run_predict_checked(u);
 		run_profile_done(u);
 		return;
 	}
@@ -593,6 +287,6 @@ void run_build_job(void *arg, int cancelled)
 	if (u->build->status != BUILD_OK)
 		atomic_fetch_add(&ctx->builds_failed, 1);
 	atomic_store(&u->built, 1);
-	checked(u);
+	run_predict_checked(u);
 	run_profile_done(u);
 }

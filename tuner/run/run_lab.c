@@ -33,16 +33,6 @@ char *run_testbed_log(const char *results_dir, const char *testbed)
 	return out;
 }
 
-size_t lab_slot(const struct run_ctx *ctx, size_t t)
-{
-	return ctx->s->lab.mode == LAB_ALL ? t : 0;
-}
-
-const char *lab_slot_testbed(const struct run_ctx *ctx, size_t slot)
-{
-	return ctx->s->lab.mode == LAB_ALL ? ctx->s->testbeds[slot] : NULL;
-}
-
 int lab_start(struct run_ctx *ctx, const char *results_dir)
 {
 	const struct study *s = ctx->s;
@@ -173,12 +163,6 @@ void lab_none_left(struct run_ctx *ctx)
 		return;
 	tn_error("every testbed is quarantined (%s/testbeds/ has their logs)", ctx->results_dir);
 	run_fail(ctx);
-}
-
-void lab_submit(struct run_ctx *ctx, struct mjob *m)
-{
-	atomic_fetch_add(&ctx->tb[m->testbed].load, 1);
-	pool_submit(ctx->pool, 1 + m->testbed, run_measure_job, m);
 }
 
 /* Journals event ev of testbed t (build: its key, or NULL). Returns 0, or

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* run_plan: the units of a run: configurations from the strategy, times source revisions, times layout seeds; and build.equivalent's predictions (see run_priv.h). */
+/* run_plan: the units of a run: configurations from the strategy, times source revisions, times layout seeds (see run_priv.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,76 +226,8 @@ int run_plan(struct unit **out, size_t *n, struct run_ctx *ctx,
 	*n = nunits;
 	return 0;
 }
-/* The kinds of the switches in `ignored` (gccopt_kind()), in order. */
-static char *ignored_kinds(const char *ignored)
-{
-	struct strbuf kinds = STRBUF_INIT, kind = STRBUF_INIT, setting = STRBUF_INIT;
-	char **w;
-	size_t n = gccopt_words(&w, ignored, 0);
-
-	for (size_t i = 0; i < n; i++) {
-		gccopt_kind(&kind, &setting, w[i]);
-		if (kinds.len)
-			strbuf_addch(&kinds, ' ');
-		strbuf_addstr(&kinds, strbuf_str(&kind));
-	}
-	gccopt_words_free(w, n);
-	strbuf_release(&kind);
-	strbuf_release(&setting);
-	return strbuf_detach(&kinds);
-}
 
 unsigned long run_unit_group(const struct run_ctx *ctx, const struct unit *u)
 {
 	return (unsigned long)(u->src - ctx->srcs) * ctx->max_units + u->layout_seed;
-}
-
-/*
- * build.equivalent: skip. Gives each unit that GCC is predicted to build
- * as an earlier one (equal gccopt_predicted() forms, same source, layout
- * seed and PGO) its lead and its prediction: one per kinds of ignored
- * switch and PGO, which the first pair built confirms or refutes.
- */
-void run_predict(struct run_ctx *ctx, struct unit *units, size_t n)
-{
-	const char **flags = xcalloc(n + 1, sizeof(*flags));
-	unsigned long *group = xcalloc(n + 1, sizeof(*group));
-	size_t *lead = xcalloc(n + 1, sizeof(*lead));
-	char **ignored = xcalloc(n + 1, sizeof(*ignored));
-
-	/* Alike only with the same source, layout seed and PGO. */
-	for (size_t i = 0; i < n; i++) {
-		flags[i] = units[i].cfg.flags;
-		group[i] = run_unit_group(ctx, &units[i]) * 2 + (units[i].cfg.pgo == PGO_ON);
-	}
-	gccopt_predicted_leads(lead, ignored, flags, group, n);
-	for (size_t i = 0; i < n; i++) {
-		struct unit *u = &units[i];
-		char *kinds;
-		size_t p;
-
-		if (lead[i] == i)
-			continue;
-		u->pred_lead = &units[lead[i]];
-		u->ignored = ignored[i];
-		kinds = ignored_kinds(u->ignored);
-		for (p = 0; p < ctx->npreds; p++)
-			if (ctx->preds[p].pgo == (u->cfg.pgo == PGO_ON) &&
-			    !strcmp(ctx->preds[p].ignored, kinds))
-				break;
-		if (p == ctx->npreds) {
-			ctx->preds = xrealloc(ctx->preds, (p + 1) * sizeof(*ctx->preds));
-			memset(&ctx->preds[p], 0, sizeof(*ctx->preds));
-			ctx->preds[p].ignored = kinds;
-			ctx->preds[p].pgo = u->cfg.pgo == PGO_ON;
-			ctx->npreds++;
-		} else {
-			free(kinds);
-		}
-		u->pred = p;
-	}
-	free(flags);
-	free(group);
-	free(lead);
-	free(ignored);
 }

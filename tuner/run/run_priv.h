@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * run_priv: what the parts of the run module share, private to it.
- * run.c runs a study from end to end, run_plan.c plans its units,
- * run_sched.c schedules its jobs (builds, measurement rounds, the race),
- * run_jobs.c holds the jobs themselves, run_front.c turns the journal into
- * samples, the noise-aware front and the summary.
+ * run_priv: what the parts of the run module share, private to it: the
+ * run's state (struct run_ctx, its units and testbeds) and each file's
+ * functions, the files in layers (below).
  */
 #ifndef TUNER_RUN_PRIV_H
 #define TUNER_RUN_PRIV_H
@@ -35,7 +33,7 @@ struct unit {
 	const struct build_record *build; /* owned by the journal; NULL until built */
 	atomic_int built;  /* build (or its lookup) finished: build is set */
 	int noticed;       /* the scheduler has seen it built (main thread) */
-	unsigned *next;    /* per slot (lab_slot()): next run index to submit
+	unsigned *next;    /* per slot (run_slot()): next run index to submit
 	                      (main thread) */
 	unsigned boot_base; /* --retry-failed: the journal's boot failures of
 	                       it before this run (run_lab.c ignores them) */
@@ -197,13 +195,41 @@ enum lab_outcome {
 	LAB_CANCEL,  /* the run stops */
 };
 
-/* ---- run.c ---- */
+/*
+ * The files of the run module, as layers: each uses only those below it.
+ *
+ *   run_search.c, probe.c   run.h's run_search(), probe_*(): run_study()
+ *   run.c                   run_study(): a run from end to end
+ *   run_sched.c             the scheduler: builds, rounds, the race
+ *   run_jobs.c              the pool's jobs: a build, a measurement
+ *   run_lab.c               the testbeds' lifecycle
+ *   run_predict.c           build.equivalent: skip
+ *   run_share.c             train.share: check
+ *   run_front.c             samples, estimates, the front, the summary
+ *   run_testbeds.c          the testbeds as a blocking factor, their part
+ *   run_records.c           a unit's records in the journal, its samples
+ *   run_plan.c              the units
+ *   run_ctx.c               what every part shares: reporting, stopping
+ */
+
+/* ---- run_ctx.c ---- */
 
 /* A note through rep (NULL, or no note callback: dropped). */
 void run_note(const struct run_reporter *rep, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The status text through rep (NULL: done with it), if it takes one. */
 void run_status(const struct run_reporter *rep, const char *text, int force);
+/* Whether the study has an objective that is measured (not a size). */
+int run_has_measure(const struct study *s);
+/* A job could not do or record its work: keeps this thread's message if
+ * it is the first (ctx->first_error) and stops the run (ctx->error). */
+void run_fail(struct run_ctx *ctx);
+/* Sleeps a little (20 ms): jobs that wait for another poll. */
+void run_nap(void);
+/* The run is stopping: cancelled, or a job failed (ctx->error). */
+int run_stopped(const struct run_ctx *ctx);
+/* Waits until unit v is built (or the run stops: -1). */
+int run_wait_built(struct unit *v);
 
 /* ---- run_plan.c ---- */
 
@@ -225,8 +251,86 @@ void run_plan_rounds(unsigned *round, const size_t *picks, size_t n, size_t nd);
 /* What two units must share to build alike but for their flags: their
  * source revision and layout seed, as one number. */
 unsigned long run_unit_group(const struct run_ctx *ctx, const struct unit *u);
-/* build.equivalent: skip: each unit's predicted lead and prediction. */
-void run_predict(struct run_ctx *ctx, struct unit *units, size_t n);
+
+/* ---- run_records.c ---- */
+
+/* The slot testbed t's measurements count in: one per testbed (lab.mode
+ * all) or one for all (split). */
+size_t run_slot(const struct run_ctx *ctx, size_t t);
+/* The testbed whose records count in slot (NULL: every testbed's). */
+const char *run_slot_testbed(const struct run_ctx *ctx, size_t slot);
+/* Whether record r was made by this study's measurement as it is now
+ * (ctx->mkey; see measure_key()). */
+int run_record_current(const struct run_ctx *ctx, const struct measure_record *r);
+/* Records in the journal of the run's builds that no longer count
+ * (!run_record_current()): what made them has changed. */
+size_t run_count_stale(struct run_ctx *ctx);
+/* The journal's current measurement records of u in slot t (run_slot():
+ * a testbed's, or every testbed's; *recs malloced, free() it; the records
+ * are the journal's), and how many succeeded. */
+size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
+		   size_t *ok);
+/* Whether records recs[0..n) (run_records()) hold a failed deploy: the
+ * build did not come up on the testbeds. */
+int run_deploy_failed(const struct measure_record *const *recs, size_t n);
+/* Whether record r, among records of which ok succeeded, counts as a
+ * result: a failure does until measure.repeats.min have succeeded (taken
+ * again with --retry-failed). */
+int run_record_counts(const struct study *s, const struct measure_record *r, size_t ok);
+/* Measurements of u on testbed t that count as results (run_record_counts()). */
+size_t run_count_measures(struct unit *u, size_t t);
+/* Records of u on testbed t (the next run index), and how many of them
+ * the scheduler counts as done: run_count_measures(), or only the ones
+ * that succeeded with --retry-failed. */
+size_t run_count_records(struct unit *u, size_t t, size_t *done);
+/* Measurements on testbed t of u and the units sharing them (its lead and
+ * the lead's twins, once noticed; u alone before). */
+size_t run_count_shared(struct unit *u, size_t t);
+/* u has at least `want` measurements on every testbed, its twins' counted
+ * (a build job asks before its unit is noticed: then its own). */
+int run_measured(struct unit *u, unsigned want);
+/* u has at least measure.repeats.min measurements on every testbed. */
+int run_measures_complete(struct unit *u);
+/* Calls fn(value, testbed index (SIZE_MAX: a size, or a testbed the study
+ * no longer names), arg) for each sample of u on objective o that counts,
+ * runs < limit, its twins' pooled. */
+void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective *o,
+		     unsigned limit, void (*fn)(double v, size_t testbed, void *arg), void *arg);
+
+/* ---- run_testbeds.c ---- */
+
+/* The testbeds' effects over the configurations' samples (runs as for
+ * run_front()) into out (release with run_block_release()). */
+void run_block(struct run_block *out, struct run_ctx *ctx, struct unit *units,
+	       size_t nconfigs, const unsigned *runs);
+/* Fills out->testbeds from the journal and ctx->tb. */
+void run_summarize_testbeds(struct run_result *out, struct run_ctx *ctx, struct unit *units,
+			    size_t nunits);
+
+/* ---- run_front.c ---- */
+
+/* The study's objectives as the front's (objs: nobjectives, the
+ * caller's). */
+void run_study_objs(struct pareto_obj *objs, const struct study *s);
+/*
+ * The configurations' samples, point estimates and noise-aware front.
+ * Config c owns units[c * L .. c * L + L). runs[c] (NULL: no limit) caps
+ * the runs used per build and testbed (the race's view of round runs[c]);
+ * a config with skip[c] set (NULL: none) gets NaN values, so it is
+ * infeasible. Fills out[0..nconfigs) (pareto_verdicts_release()) and
+ * noisy[0..nobjectives) and returns the number on the front.
+ */
+size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
+		 struct unit *units, size_t nconfigs, const unsigned *runs,
+		 const int *skip);
+/* Fills out->configs, out->nconfigs and out->nfront from the journal. */
+void run_summarize(struct run_result *out, struct run_ctx *ctx,
+		   struct unit *units, size_t nunits);
+/* build.applied: says, through rep, the summarized configurations' applied-flag
+ * problems, once per configuration, and a note for builds from the journal
+ * that were made before the check was set. */
+void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
+		      struct unit *units, size_t nunits, const struct run_reporter *rep);
 
 /* ---- run_share.c ---- */
 
@@ -250,63 +354,29 @@ void run_profile_trained(void *unit, const char *hash);
 /* Fills out->shares from ctx->late, after the pool is done. */
 void run_summarize_shares(struct run_result *out, struct run_ctx *ctx);
 
-/* ---- run_sched.c ---- */
+/* ---- run_predict.c ---- */
 
-/* Builds and measures ctx->units (their builds already submitted to the
- * pool), races, says the status through rep; sets out->raced and the
- * race's counts. */
-void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_reporter *rep,
-		  double start);
-
-/* ---- run_jobs.c ---- */
-
-/* Sleeps a little (20 ms): jobs that wait for another poll. */
-void run_nap(void);
-/* The run is stopping: cancelled, or a job failed (ctx->error). */
-int run_stopped(const struct run_ctx *ctx);
-/* Waits until unit v is built (or the run stops: -1). */
-int run_wait_built(struct unit *v);
-
-int run_has_measure(const struct study *s);
-/* A job could not do or record its work: keeps this thread's message if
- * it is the first (ctx->first_error) and stops the run (ctx->error). */
-void run_fail(struct run_ctx *ctx);
-/* Whether record r was made by this study's measurement as it is now
- * (ctx->mkey; see measure_key()). */
-int run_record_current(const struct run_ctx *ctx, const struct measure_record *r);
-/* Records in the journal of the run's builds that no longer count
- * (!run_record_current()): what made them has changed. */
-size_t run_count_stale(struct run_ctx *ctx);
-/* The journal's current measurement records of u in slot t (lab_slot():
- * a testbed's, or every testbed's; *recs malloced, free() it; the records
- * are the journal's), and how many succeeded. */
-size_t run_records(const struct unit *u, size_t t, const struct measure_record ***recs,
-		   size_t *ok);
-/* Whether records recs[0..n) (run_records()) hold a failed deploy: the
- * build did not come up on the testbeds. */
-int run_deploy_failed(const struct measure_record *const *recs, size_t n);
-/* Whether record r, among records of which ok succeeded, counts as a
- * result: a failure does until measure.repeats.min have succeeded (taken
- * again with --retry-failed). */
-int run_record_counts(const struct study *s, const struct measure_record *r, size_t ok);
-/* Measurements of u on testbed t that count as results (run_record_counts()). */
-size_t run_count_measures(struct unit *u, size_t t);
-/* Records of u on testbed t (the next run index), and how many of them
- * the scheduler counts as done: run_count_measures(), or only the ones
- * that succeeded with --retry-failed. */
-size_t run_count_records(struct unit *u, size_t t, size_t *done);
-/* u has at least measure.repeats.min measurements on every testbed. */
-int run_measures_complete(struct unit *u);
-/* Measurements on testbed t of u and the units sharing them (its lead and
- * the lead's twins, once noticed; u alone before). */
-size_t run_count_shared(struct unit *u, size_t t);
-/* Pool jobs: arg is a struct unit (not freed) or a malloced struct mjob
- * (freed). */
-void run_build_job(void *arg, int cancelled);
-/* build.equivalent: skip: fills out->predictions from ctx->preds, after
- * the pool is done. */
+/*
+ * build.equivalent: skip. Gives each unit that GCC is predicted to build
+ * as an earlier one (equal gccopt_predicted() forms, same source, layout
+ * seed and PGO) its lead and its prediction: one per kinds of ignored
+ * switch and PGO, which the first pair built confirms or refutes.
+ */
+void run_predict(struct run_ctx *ctx, struct unit *units, size_t n);
+/*
+ * Whether unit u (with a predicted lead) is to be built: 1 when its
+ * prediction is refuted, or not checked and no build is checking it (u
+ * then checks it: u->verifying), or its lead did not build fine; 0 when
+ * it was recorded as its lead's build (confirmed); -1 when the run
+ * stopped. Waits while another build checks the prediction, and for the
+ * lead.
+ */
+int run_predict_needed(struct unit *u);
+/* After u's build checked its prediction: waits for the lead, then lets
+ * the pair decide it. */
+void run_predict_checked(struct unit *u);
+/* Fills out->predictions from ctx->preds, after the pool is done. */
 void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx);
-void run_measure_job(void *arg, int cancelled);
 
 /* ---- run_lab.c ---- */
 
@@ -315,10 +385,6 @@ void run_measure_job(void *arg, int cancelled);
  * it holds from the journal, <results>/testbeds/ for their logs. */
 int lab_start(struct run_ctx *ctx, const char *results_dir);
 void lab_stop(struct run_ctx *ctx);
-/* The slot testbed t's measurements count in. */
-size_t lab_slot(const struct run_ctx *ctx, size_t t);
-/* The testbed whose records count in slot (NULL: every testbed's). */
-const char *lab_slot_testbed(const struct run_ctx *ctx, size_t slot);
 /* A testbed for run `run` of u in slot: not quarantined, not `avoid`
  * (SIZE_MAX: none) when another will do; split: the testbed that held
  * u's build at the start, else the runs of a build rotate over the
@@ -333,8 +399,6 @@ size_t lab_held(const struct run_ctx *ctx, const struct unit *u);
  * ("every testbed is quarantined"); in all mode that testbed's share is
  * lost and the run goes on. */
 void lab_none_left(struct run_ctx *ctx);
-/* Queues m on its testbed's queue (m->testbed set). */
-void lab_submit(struct run_ctx *ctx, struct mjob *m);
 /* Gets testbed t ready to measure u (its worker): deploy where it does not
  * hold u's build, ready, reboot between runs; recovers it when a step
  * fails. env: u's measurement environment. LAB_NO_BOOT sets *why
@@ -352,44 +416,22 @@ void lab_measured(struct run_ctx *ctx, size_t t);
 /* Says (main thread) what the testbeds' workers noted since the last call. */
 void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep);
 
-/* ---- run_front.c ---- */
+/* ---- run_jobs.c ---- */
 
-/* Calls fn(value, testbed index (SIZE_MAX: a size, or a testbed the study
- * no longer names), arg) for each sample of u on objective o that counts,
- * runs < limit, its twins' pooled. */
-void run_each_sample(struct run_ctx *ctx, struct unit *u, const struct objective *o,
-		     unsigned limit, void (*fn)(double v, size_t testbed, void *arg), void *arg);
+/* Pool jobs: arg is a struct unit (not freed) or a malloced struct mjob
+ * (freed). */
+void run_build_job(void *arg, int cancelled);
+void run_measure_job(void *arg, int cancelled);
+/* Queues m (m->testbed set) as a run_measure_job() on its testbed's
+ * queue. */
+void run_measure_submit(struct run_ctx *ctx, struct mjob *m);
 
-/*
- * The configurations' samples, point estimates and noise-aware front.
- * Config c owns units[c * L .. c * L + L). runs[c] (NULL: no limit) caps
- * the runs used per build and testbed (the race's view of round runs[c]);
- * a config with skip[c] set (NULL: none) gets NaN values, so it is
- * infeasible. Fills out[0..nconfigs) (pareto_verdicts_release()) and
- * noisy[0..nobjectives) and returns the number on the front.
- */
-size_t run_front(struct pareto_verdict *out, int *noisy, struct run_ctx *ctx,
-		 struct unit *units, size_t nconfigs, const unsigned *runs,
-		 const int *skip);
+/* ---- run_sched.c ---- */
 
-/* ---- run_testbeds.c ---- */
-
-/* The testbeds' effects over the configurations' samples (runs as for
- * run_front()) into out (release with run_block_release()). */
-void run_block(struct run_block *out, struct run_ctx *ctx, struct unit *units,
-	       size_t nconfigs, const unsigned *runs);
-/* Fills out->testbeds from the journal and ctx->tb. */
-void run_summarize_testbeds(struct run_result *out, struct run_ctx *ctx, struct unit *units,
-			    size_t nunits);
-
-/* Fills out->configs, out->nconfigs and out->nfront from the journal. */
-void run_summarize(struct run_result *out, struct run_ctx *ctx,
-		   struct unit *units, size_t nunits);
-
-/* build.applied: says, through rep, the summarized configurations' applied-flag
- * problems on stderr, once per configuration, and a note for builds from
- * the journal that were made before the check was set. */
-void run_warn_applied(const struct run_result *r, struct run_ctx *ctx,
-		      struct unit *units, size_t nunits, const struct run_reporter *rep);
+/* Builds and measures ctx->units (their builds already submitted to the
+ * pool), races, says the status through rep; sets out->raced and the
+ * race's counts. */
+void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_reporter *rep,
+		  double start);
 
 #endif

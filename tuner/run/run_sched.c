@@ -89,11 +89,6 @@ struct sched {
 	size_t unbuilt;       /* units whose build has not finished */
 };
 
-static int stopping(struct run_ctx *ctx)
-{
-	return tn_cancelled() || atomic_load(&ctx->error);
-}
-
 static int unit_ok(const struct unit *u)
 {
 	return u->noticed && u->build->status == BUILD_OK;
@@ -202,7 +197,7 @@ static int submit(struct sched *sc, struct unit *u, size_t t)
 	m->run = u->next[t]++;
 	sc->last[t] = u;
 	atomic_fetch_add(&ctx->measures_planned, 1);
-	lab_submit(ctx, m);
+	run_measure_submit(ctx, m);
 	return 1;
 }
 
@@ -254,7 +249,7 @@ static size_t queue_pass(struct sched *sc, size_t t, unsigned upto, const int *r
 			if (builds && (lab_held(sc->ctx, u) == SIZE_MAX) == !pass)
 				continue;
 			if (u == prev && !builds) {
-				if (!sc->unbuilt || stopping(sc->ctx))
+				if (!sc->unbuilt || run_stopped(sc->ctx))
 					*held = u;
 				continue;
 			}
@@ -285,7 +280,7 @@ static int slot_idle(struct run_ctx *ctx, size_t t)
 	for (size_t k = 0; k < ctx->s->ntestbeds; k++) {
 		size_t queued;
 
-		if (lab_slot(ctx, k) != t || atomic_load(&ctx->tb[k].quarantined))
+		if (run_slot(ctx, k) != t || atomic_load(&ctx->tb[k].quarantined))
 			continue;
 		pool_counts(ctx->pool, 1 + k, &queued, NULL, NULL);
 		if (!queued)
@@ -309,7 +304,7 @@ static void build_and_measure(struct sched *sc)
 		size_t queued_now = 0;
 
 		notice_builds(sc);
-		for (size_t t = 0; t < study_slots(s) && run_has_measure(s) && !stopping(ctx); t++)
+		for (size_t t = 0; t < study_slots(s) && run_has_measure(s) && !run_stopped(ctx); t++)
 			if (slot_idle(ctx, t))
 				queued_now += queue_round(sc, t, s->repeats_min, NULL);
 		lab_say_notes(ctx, sc->prog);
@@ -382,7 +377,7 @@ static void race(struct sched *sc, struct run_result *out)
 			left += (size_t)racing[c];
 		}
 		pareto_verdicts_release(v, nc);
-		if (!left || k >= s->repeats_max || stopping(ctx))
+		if (!left || k >= s->repeats_max || run_stopped(ctx))
 			break;
 		for (size_t c = 0; c < nc; c++)
 			for (size_t q = 0; q < ctx->cfg_units[c] * T && racing[c]; q++) {
@@ -393,7 +388,7 @@ static void race(struct sched *sc, struct run_result *out)
 		for (size_t t = 0; t < T; t++)
 			queue_round(sc, t, k + 1, racing);
 		drain(sc);
-		if (stopping(ctx))
+		if (run_stopped(ctx))
 			break;
 		k++;
 		for (size_t c = 0; c < nc; c++)
@@ -402,7 +397,7 @@ static void race(struct sched *sc, struct run_result *out)
 	}
 	for (size_t c = 0; c < nc; c++) {
 		if (racing[c])
-			ctx->race_verdict[c] = stopping(ctx) ? "stopped" : "max";
+			ctx->race_verdict[c] = run_stopped(ctx) ? "stopped" : "max";
 		if (!skip[c]) {
 			out->race_measures += (unsigned long)ctx->race_runs[c] *
 					      ctx->cfg_units[c] * T;
@@ -435,7 +430,7 @@ void run_schedule(struct run_result *out, struct run_ctx *ctx, const struct run_
 	sc.unbuilt = ctx->nunits;
 	build_and_measure(&sc);
 	out->raced = s->repeats_min < s->repeats_max && run_has_measure(s);
-	if (out->raced && !stopping(ctx))
+	if (out->raced && !run_stopped(ctx))
 		race(&sc, out);
 	show_progress(rep, ctx, ctx->nunits, start, 1);
 	free(sc.last);
