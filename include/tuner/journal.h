@@ -65,7 +65,7 @@ struct build_record {
 	double size;        /* NaN when no size objective or failed */
 	char *dir;          /* build output directory */
 	char *artifact;     /* path of the artifact, or NULL */
-	char code[41];      /* code_id() of the artifact; "" unknown */
+	char code[41];      /* codeid_file() of the artifact; "" unknown */
 	struct applied applied; /* checked 0: not checked */
 	/* Not built (build.equivalent: skip): the key of the build GCC was
 	 * predicted, and found, to make alike, whose artifact, code and size

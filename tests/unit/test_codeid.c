@@ -41,8 +41,8 @@ static char *build(void **state, const char *name, const char *flags)
 
 static void id_of(char out[41], const char *path)
 {
-	if (code_id(out, path) < 0)
-		fail_msg("code_id(%s): %s", path, tn_errmsg());
+	if (codeid_file(out, path) < 0)
+		fail_msg("codeid_file(%s): %s", path, tn_errmsg());
 	assert_int_equal(strlen(out), 40);
 }
 
@@ -102,7 +102,7 @@ static void test_codeid__other_files_by_their_bytes(void **state)
 	assert_string_not_equal(x, z);
 	/* A truncated ELF header is an error, not a file hash. */
 	assert_int_equal(write_file_atomic(q, "\177ELF\002\001", 6), 0);
-	assert_int_equal(code_id(z, q), -1);
+	assert_int_equal(codeid_file(z, q), -1);
 	assert_non_null(strstr(tn_errmsg(), q));
 	free(p);
 	free(q);
@@ -113,7 +113,7 @@ static void test_codeid__missing_file(void **state)
 	char out[41];
 	char *p = xasprintf("%s/none", (char *)*state);
 
-	assert_int_equal(code_id(out, p), -1);
+	assert_int_equal(codeid_file(out, p), -1);
 	assert_non_null(strstr(tn_errmsg(), p));
 	free(p);
 }

@@ -366,7 +366,7 @@ int build_run(struct build_record *out, const struct build_request *req)
 	e.artifact = artifact;
 	e.flags = c->flags;
 	/* Unknown when it cannot be worked out: then never shared. */
-	if (code_id(out->code, artifact) < 0) {
+	if (codeid_file(out->code, artifact) < 0) {
 		log_append(log, "== tuner: code id: %s\n", tn_errmsg());
 		out->code[0] = '\0';
 	}

@@ -96,7 +96,7 @@ static int elf_file_code(struct strbuf *sb, const char *path)
 	return ret;
 }
 
-int code_id(char out[41], const char *path)
+int codeid_file(char out[41], const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *data = NULL;

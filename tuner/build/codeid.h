@@ -20,6 +20,6 @@
  * NUL). 0, or -1 with a message naming the path (cannot open, truncated
  * ELF file...).
  */
-int code_id(char out[41], const char *path);
+int codeid_file(char out[41], const char *path);
 
 #endif

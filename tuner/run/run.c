@@ -193,7 +193,7 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
 		goto out;
 
 	ctx.results_dir = out->results_dir;
-	if (lab_start(&ctx, out->results_dir) < 0)
+	if (run_lab_start(&ctx, out->results_dir) < 0)
 		goto out;
 	lab_started = 1;
 	for (size_t i = 0; ctx.retry_failed && i < nunits; i++)
@@ -281,7 +281,7 @@ out:
 	free(ctx.first_error);
 	free(workers);
 	if (lab_started)
-		lab_stop(&ctx);
+		run_lab_stop(&ctx);
 	free(ctx.race_runs);
 	free(ctx.race_verdict);
 	free(ctx.cfg_first);

@@ -59,11 +59,11 @@ static int record(struct mjob *m, struct measure_record *rec)
 static int again(struct mjob *m)
 {
 	struct run_ctx *ctx = m->u->ctx;
-	size_t t = lab_pick(ctx, m->slot, m->u, m->run, m->testbed);
+	size_t t = run_lab_pick(ctx, m->slot, m->u, m->run, m->testbed);
 
 	if (t == SIZE_MAX) {
 		atomic_fetch_sub(&ctx->measures_planned, 1);
-		lab_none_left(ctx);
+		run_lab_none_left(ctx);
 		return 0;
 	}
 	m->testbed = t;
@@ -133,7 +133,7 @@ static int measure_once(struct mjob *m)
 		e.uarch_plugin = ua_plugin_path();
 	}
 	env = env_build(&e);
-	switch (lab_prepare(ctx, m->testbed, u, env, &why)) {
+	switch (run_lab_prepare(ctx, m->testbed, u, env, &why)) {
 	case LAB_CANCEL:
 		goto out;
 	case LAB_FAULT:
@@ -159,16 +159,16 @@ static int measure_once(struct mjob *m)
 		goto out;
 	/* The testbed's fault, not the build's: it said so (75), or it no
 	 * longer answers. The run is taken again. */
-	if (!rec.ok && (status == 75 || !lab_probe(ctx, m->testbed, env, u->dir))) {
+	if (!rec.ok && (status == 75 || !run_lab_probe(ctx, m->testbed, env, u->dir))) {
 		char *what = xasprintf("measurement of %s run %u: %s%s", u->cfg.id, m->run,
 				       rec.error, status == 75 ? " (75: the testbed's fault)" :
 				       ", and the testbed does not answer ready");
 
-		lab_fault(ctx, m->testbed, u->key, what, env, u->dir);
+		run_lab_fault(ctx, m->testbed, u->key, what, env, u->dir);
 		free(what);
 		requeued = again(m);
 	} else {
-		lab_measured(ctx, m->testbed);
+		run_lab_measured(ctx, m->testbed);
 		record(m, &rec);
 	}
 	measure_run_release(&rec);

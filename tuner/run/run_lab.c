@@ -33,7 +33,7 @@ char *run_testbed_log(const char *results_dir, const char *testbed)
 	return out;
 }
 
-int lab_start(struct run_ctx *ctx, const char *results_dir)
+int run_lab_start(struct run_ctx *ctx, const char *results_dir)
 {
 	const struct study *s = ctx->s;
 	char *dir = xasprintf("%s/testbeds", results_dir);
@@ -61,7 +61,7 @@ out:
 	return ret;
 }
 
-void lab_stop(struct run_ctx *ctx)
+void run_lab_stop(struct run_ctx *ctx)
 {
 	for (size_t t = 0; ctx->tb && t < ctx->s->ntestbeds; t++) {
 		lab_env_release(&ctx->tb[t].env);
@@ -97,7 +97,7 @@ static void lab_note(struct run_ctx *ctx, const char *fmt, ...)
 	pthread_mutex_unlock(&ctx->lab_lock);
 }
 
-void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep)
+void run_lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep)
 {
 	char **notes;
 	size_t n;
@@ -115,7 +115,7 @@ void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep)
 	free(notes);
 }
 
-size_t lab_held(const struct run_ctx *ctx, const struct unit *u)
+size_t run_lab_held(const struct run_ctx *ctx, const struct unit *u)
 {
 	for (size_t t = 0; t < ctx->s->ntestbeds; t++)
 		if (!strcmp(ctx->tb[t].held, u->key))
@@ -123,10 +123,10 @@ size_t lab_held(const struct run_ctx *ctx, const struct unit *u)
 	return SIZE_MAX;
 }
 
-size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
-		size_t avoid)
+size_t run_lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
+		    size_t avoid)
 {
-	size_t T = ctx->s->ntestbeds, best = SIZE_MAX, pref = lab_held(ctx, u);
+	size_t T = ctx->s->ntestbeds, best = SIZE_MAX, pref = run_lab_held(ctx, u);
 	unsigned min = UINT32_MAX;
 
 	if (ctx->s->lab.mode == LAB_ALL)
@@ -157,7 +157,7 @@ size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned
 	return best;
 }
 
-void lab_none_left(struct run_ctx *ctx)
+void run_lab_none_left(struct run_ctx *ctx)
 {
 	if (ctx->s->lab.mode != LAB_SPLIT || atomic_load(&ctx->error))
 		return;
@@ -358,8 +358,8 @@ static void fault(struct run_ctx *ctx, size_t t, const char *build, const char *
 		 tb->name, tb->fails, why);
 }
 
-void lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why, char **env,
-	       const char *cwd)
+void run_lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why,
+		   char **env, const char *cwd)
 {
 	struct strbuf err = STRBUF_INIT;
 
@@ -370,7 +370,7 @@ void lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why
 	strbuf_release(&err);
 }
 
-int lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd)
+int run_lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd)
 {
 	struct strbuf err = STRBUF_INIT;
 	int ret;
@@ -382,7 +382,7 @@ int lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd)
 	return ret == 0;
 }
 
-void lab_measured(struct run_ctx *ctx, size_t t)
+void run_lab_measured(struct run_ctx *ctx, size_t t)
 {
 	ctx->tb[t].fails = 0;
 	ctx->tb[t].used = 1;
@@ -479,8 +479,8 @@ static enum lab_outcome no_boot(struct run_ctx *ctx, size_t t, struct unit *u, c
 	return LAB_NO_BOOT;
 }
 
-enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char **env,
-			     char **why)
+enum lab_outcome run_lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u,
+				 char **env, char **why)
 {
 	const struct study *s = ctx->s;
 	struct tb_state *tb = &ctx->tb[t];
@@ -511,7 +511,7 @@ enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char
 			goto done;
 		}
 		if (ret > 0) {
-			lab_fault(ctx, t, u->key, err.buf, env, cwd);
+			run_lab_fault(ctx, t, u->key, err.buf, env, cwd);
 			out = LAB_FAULT;
 			goto done;
 		}
@@ -530,7 +530,7 @@ enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char
 		if (ret < 0) {
 			out = LAB_CANCEL;
 		} else if (ret > 0) {
-			lab_fault(ctx, t, NULL, err.buf, env, cwd);
+			run_lab_fault(ctx, t, NULL, err.buf, env, cwd);
 			out = LAB_FAULT;
 		}
 		tb->up = ret == 0;
@@ -550,7 +550,7 @@ enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char
 		if (ret < 0) {
 			out = LAB_CANCEL;
 		} else if (ret > 0) {
-			lab_fault(ctx, t, u->key, err.buf, env, cwd);
+			run_lab_fault(ctx, t, u->key, err.buf, env, cwd);
 			out = LAB_FAULT;
 		}
 	}

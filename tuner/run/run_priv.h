@@ -44,7 +44,7 @@ struct unit {
 	atomic_int deploy_failed;
 	struct run_ctx *ctx;
 	/*
-	 * Builds whose code is the same (code_id()) are measured once: the
+	 * Builds whose code is the same (codeid_file()) are measured once: the
 	 * first of them in configuration order leads, the others are its
 	 * twins and share its samples, pooled with any they had. Main
 	 * thread, set when noticed (built fine):
@@ -128,7 +128,7 @@ struct run_ctx {
 	 * (split). */
 	struct tb_state *tb;
 	pthread_mutex_t lab_lock; /* notes */
-	char **notes;             /* for the main thread to say (lab_say_notes()) */
+	char **notes;             /* for the main thread to say (run_lab_say_notes()) */
 	size_t nnotes, anotes;
 	atomic_ulong builds_done, builds_cached, builds_failed, builds_running;
 	atomic_ulong measures_done, measures_cached, measures_planned;
@@ -383,38 +383,38 @@ void run_summarize_predictions(struct run_result *out, struct run_ctx *ctx);
 /* Sets up ctx->tb (after the journal is open): each
  * testbed's env expanded (-1 with message when a ${NAME} is unset), what
  * it holds from the journal, <results>/testbeds/ for their logs. */
-int lab_start(struct run_ctx *ctx, const char *results_dir);
-void lab_stop(struct run_ctx *ctx);
+int run_lab_start(struct run_ctx *ctx, const char *results_dir);
+void run_lab_stop(struct run_ctx *ctx);
 /* A testbed for run `run` of u in slot: not quarantined, not `avoid`
  * (SIZE_MAX: none) when another will do; split: the testbed that held
  * u's build at the start, else the runs of a build rotate over the
  * testbeds; with lab.order rounds the least loaded takes over when the
  * one in turn has two more queued. SIZE_MAX when every testbed is
  * quarantined. */
-size_t lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
-		size_t avoid);
+size_t run_lab_pick(struct run_ctx *ctx, size_t slot, const struct unit *u, unsigned run,
+		    size_t avoid);
 /* The testbed that held u's build when the run started, or SIZE_MAX. */
-size_t lab_held(const struct run_ctx *ctx, const struct unit *u);
-/* lab_pick() found no testbed for a run: in split mode the run stops
+size_t run_lab_held(const struct run_ctx *ctx, const struct unit *u);
+/* run_lab_pick() found no testbed for a run: in split mode the run stops
  * ("every testbed is quarantined"); in all mode that testbed's share is
  * lost and the run goes on. */
-void lab_none_left(struct run_ctx *ctx);
+void run_lab_none_left(struct run_ctx *ctx);
 /* Gets testbed t ready to measure u (its worker): deploy where it does not
  * hold u's build, ready, reboot between runs; recovers it when a step
  * fails. env: u's measurement environment. LAB_NO_BOOT sets *why
  * (malloced: free()). */
-enum lab_outcome lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u, char **env,
-			     char **why);
+enum lab_outcome run_lab_prepare(struct run_ctx *ctx, size_t t, struct unit *u,
+				 char **env, char **why);
 /* A fault of t's during a measurement of build (NULL: none): counted,
  * journaled, t recovered unless quarantined now. */
-void lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why, char **env,
-	       const char *cwd);
+void run_lab_fault(struct run_ctx *ctx, size_t t, const char *build, const char *why,
+		   char **env, const char *cwd);
 /* One ready try on t: 1 answers (or no ready command), 0 not. */
-int lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd);
+int run_lab_probe(struct run_ctx *ctx, size_t t, char **env, const char *cwd);
 /* t took a measurement: its faults in a row end; reboot before the next. */
-void lab_measured(struct run_ctx *ctx, size_t t);
+void run_lab_measured(struct run_ctx *ctx, size_t t);
 /* Says (main thread) what the testbeds' workers noted since the last call. */
-void lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep);
+void run_lab_say_notes(struct run_ctx *ctx, const struct run_reporter *rep);
 
 /* ---- run_jobs.c ---- */
 

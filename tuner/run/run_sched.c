@@ -113,7 +113,7 @@ static void share(struct sched *sc, struct unit *u)
 	u->uncounted = xcalloc(study_slots(sc->ctx->s), sizeof(*u->uncounted));
 	memcpy(u->code, u->build->code, sizeof(u->code));
 	if (s->share_same_code && !u->code[0] && u->build->artifact &&
-	    code_id(u->code, u->build->artifact) < 0) {
+	    codeid_file(u->code, u->build->artifact) < 0) {
 		u->code[0] = '\0';
 		tn_error_clear();
 	}
@@ -178,16 +178,16 @@ static void notice_builds(struct sched *sc)
 	}
 }
 
-/* Queues u's next run of slot t, on the testbed lab_pick() gives: 1, or 0
+/* Queues u's next run of slot t, on the testbed run_lab_pick() gives: 1, or 0
  * when no testbed is left (split: the run stops). */
 static int submit(struct sched *sc, struct unit *u, size_t t)
 {
 	struct run_ctx *ctx = sc->ctx;
-	size_t tb = lab_pick(ctx, t, u, u->next[t], SIZE_MAX);
+	size_t tb = run_lab_pick(ctx, t, u, u->next[t], SIZE_MAX);
 	struct mjob *m;
 
 	if (tb == SIZE_MAX) {
-		lab_none_left(ctx);
+		run_lab_none_left(ctx);
 		return 0;
 	}
 	m = xmalloc(sizeof(*m));
@@ -246,7 +246,7 @@ static size_t queue_pass(struct sched *sc, size_t t, unsigned upto, const int *r
 			u = u->lead;
 			if (u->next[t] - u->uncounted[t] + u->pooled[t] >= upto)
 				continue;
-			if (builds && (lab_held(sc->ctx, u) == SIZE_MAX) == !pass)
+			if (builds && (run_lab_held(sc->ctx, u) == SIZE_MAX) == !pass)
 				continue;
 			if (u == prev && !builds) {
 				if (!sc->unbuilt || run_stopped(sc->ctx))
@@ -307,7 +307,7 @@ static void build_and_measure(struct sched *sc)
 		for (size_t t = 0; t < study_slots(s) && run_has_measure(s) && !run_stopped(ctx); t++)
 			if (slot_idle(ctx, t))
 				queued_now += queue_round(sc, t, s->repeats_min, NULL);
-		lab_say_notes(ctx, sc->prog);
+		run_lab_say_notes(ctx, sc->prog);
 		show_progress(sc->prog, ctx, sc->nunits, sc->start, 0);
 		if (idle && !queued_now)
 			break;
@@ -318,10 +318,10 @@ static void build_and_measure(struct sched *sc)
 static void drain(struct sched *sc)
 {
 	while (!pool_wait(sc->ctx->pool, 0.1)) {
-		lab_say_notes(sc->ctx, sc->prog);
+		run_lab_say_notes(sc->ctx, sc->prog);
 		show_progress(sc->prog, sc->ctx, sc->nunits, sc->start, 0);
 	}
-	lab_say_notes(sc->ctx, sc->prog);
+	run_lab_say_notes(sc->ctx, sc->prog);
 }
 
 /* The configurations that can race: every build fine, every build with its
