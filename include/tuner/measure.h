@@ -29,8 +29,8 @@ struct measure_request {
  * values; the caller sets the rest and releases with
  * measure_run_release(). *status is the command's exit status (0; 75
  * says the testbed is at fault, docs/testbeds.md; 128 + a signal), or -1
- * when it timed out or did not start. Returns 0, or 1 when cancelled (out
- * is empty: nothing to record).
+ * when it timed out or did not start. Returns 0, or TN_ECANCELLED (util.h)
+ * when cancelled (out is empty: nothing to record).
  */
 int measure_run(struct measure_record *out, const struct measure_request *req, int *status);
 /* Frees what measure_run() allocated in r (not the names themselves). */

@@ -187,6 +187,9 @@ unsigned cpu_count(void);
 void tn_cancel(void);
 int tn_cancelled(void);
 void tn_cancel_reset(void); /* for tests */
+/* Returned by a function that tn_cancelled() interrupted (a build, a
+ * measurement): nothing done to record, no message; -1 stays an error. */
+#define TN_ECANCELLED (-2)
 
 /* Parses a decimal/float in full ("12", "1e3", "0.5"); 0 or -1 (no message). */
 int parse_double(double *out, const char *s);

@@ -92,7 +92,7 @@ static int phase_slurm(struct runner_result *res, struct executor *x, const char
 }
 
 /* One phase. Returns 0 with *status set (BUILD_OK or the failure), or
- * BUILD_ECANCELLED / -1. */
+ * TN_ECANCELLED / -1. */
 static int phase(enum build_status *status, int *exit_status, const char *name, const char *tag,
 		 struct executor *x, const struct cmd_spec *cmd, const struct cmd_env *e,
 		 const char *log, enum build_status on_fail)
@@ -109,7 +109,7 @@ static int phase(enum build_status *status, int *exit_status, const char *name, 
 	if (ret < 0)
 		goto out;
 	if (res->cancelled) {
-		ret = BUILD_ECANCELLED;
+		ret = TN_ECANCELLED;
 		goto out;
 	}
 	*exit_status = res->status;
@@ -145,7 +145,7 @@ static int measure_size(double *out, const struct study *s, const char *artifact
 	}
 	ret = run_in_env(&r, s->size_cmd.command, e, log, CAPTURE_MEASURE, s->size_cmd.timeout);
 	if (ret == 0 && r.result.cancelled)
-		ret = BUILD_ECANCELLED;
+		ret = TN_ECANCELLED;
 	else if (ret == 0 && r.result.status != 0)
 		ret = tn_error("size command exited with status %d", r.result.status);
 	else if (ret == 0 && r.result.out_truncated)
@@ -200,7 +200,7 @@ static size_t recorded_lines(char ***out, char **note, const char *artifact)
 /*
  * build.applied: collects the build's compiler command lines and judges
  * the configuration's flags against them into out. Nothing here fails the
- * build: what went wrong becomes out->note. 0 or BUILD_ECANCELLED / -1.
+ * build: what went wrong becomes out->note. 0 or TN_ECANCELLED / -1.
  */
 static int check_applied(struct applied *out, const struct study *s, const char *flags,
 			 const struct cmd_env *e, const char *log)
@@ -220,7 +220,7 @@ static int check_applied(struct applied *out, const struct study *s, const char 
 		if (ret < 0)
 			goto out;
 		if (r.result.cancelled) {
-			ret = BUILD_ECANCELLED;
+			ret = TN_ECANCELLED;
 			goto out;
 		}
 		if (r.result.timed_out)

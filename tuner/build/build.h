@@ -9,7 +9,7 @@
  *             -> build (TUNER_PGO=use); the profile stays in DIR/profile
  *
  * Every phase runs `/bin/sh -c COMMAND` through the runner, with the TUNER_*
- * variables of DESIGN.md in its environment, output appended to
+ * variables of docs/design.md in its environment, output appended to
  * DIR/build.log. A phase that fails or times out ends the build with that
  * status: a result, not an error.
  *
@@ -49,9 +49,6 @@ struct build_request {
 	void *on_trained_arg;
 };
 
-/* Returned when tn_cancelled() interrupted the build: nothing to record. */
-#define BUILD_ECANCELLED (-2)
-
 /*
  * Computes the build cache key: source tree id, flags, PGO mode, layout
  * seed, build and train commands, artifact name and compiler version, and
@@ -66,7 +63,7 @@ void build_key(char out[17], const struct study *s, const struct config *c,
  * Runs the build described by req. Any previous content of req->dir is
  * removed first (a partial build of an interrupted run). Fills out (caller
  * releases with build_record_release()) and returns 0 whatever the build's
- * status; BUILD_ECANCELLED if cancelled (out left empty); -1 with message
+ * status; TN_ECANCELLED if cancelled (out left empty); -1 with message
  * on a system error.
  */
 int build_run(struct build_record *out, const struct build_request *req);

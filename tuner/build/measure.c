@@ -133,7 +133,7 @@ out:
 	runner_release(&r);
 	strbuf_release(&err);
 	free(log);
-	return cancelled ? 1 : 0;
+	return cancelled ? TN_ECANCELLED : 0;
 }
 
 void measure_run_release(struct measure_record *r)

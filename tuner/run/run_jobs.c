@@ -155,7 +155,7 @@ static int measure_once(struct mjob *m)
 	req.dir = u->dir;
 	req.secrets = tb->env.secrets;
 	req.nsecrets = tb->env.nsecrets;
-	if (measure_run(&rec, &req, &status) != 0)
+	if (measure_run(&rec, &req, &status) == TN_ECANCELLED)
 		goto out;
 	/* The testbed's fault, not the build's: it said so (75), or it no
 	 * longer answers. The run is taken again. */
@@ -267,7 +267,7 @@ void run_build_job(void *arg, int cancelled)
 	ret = build_run(&rec, &req);
 	free(profile_dir);
 	atomic_fetch_sub(&ctx->builds_running, 1);
-	if (ret == BUILD_ECANCELLED) {
+	if (ret == TN_ECANCELLED) {
 		run_predict_checked(u);
 		run_profile_done(u);
 		return;

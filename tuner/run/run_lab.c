@@ -223,7 +223,7 @@ static void last_line(char *out, size_t len, const char *log, off_t from)
 /*
  * Runs lifecycle command c of testbed t (what: "deploy", ...), its output
  * in the testbed's log, the secrets scrubbed from it. 0 done, 1 failed
- * (why in err), -1 cancelled.
+ * (why in err), TN_ECANCELLED cancelled.
  */
 static int step(struct run_ctx *ctx, size_t t, const struct cmd_spec *c, const char *what,
 		char **env, const char *cwd, struct strbuf *err)
@@ -238,7 +238,7 @@ static int step(struct run_ctx *ctx, size_t t, const struct cmd_spec *c, const c
 		strbuf_addf(err, "%s: %s", what, tn_errmsg());
 		ret = 1;
 	} else if (r.result.cancelled) {
-		ret = -1;
+		ret = TN_ECANCELLED;
 	} else if (r.result.timed_out) {
 		strbuf_addf(err, "%s timed out after %gs", what, c->timeout);
 		ret = 1;
@@ -272,7 +272,8 @@ static void nap(struct run_ctx *ctx, double s)
 /*
  * Polls ready until it succeeds, every ready_interval seconds, for at
  * most ready_within (without a ready command: ready at once). 0 ready, 1
- * not (err says why), -1 cancelled. Journaled.
+ * not (err says why), < 0 the run stops (cancelled, or the journal or a
+ * job failed). Journaled.
  */
 static int wait_ready(struct run_ctx *ctx, size_t t, char **env, const char *cwd,
 		      struct strbuf *err)
@@ -313,7 +314,7 @@ static int wait_ready(struct run_ctx *ctx, size_t t, char **env, const char *cwd
  * Brings testbed t back after a failure: its recover command, then ready
  * (without a recover command: ready alone, in case it comes back by
  * itself). Whatever it holds now is not a build of the run's. 0 back, 1
- * not (err says why), -1 cancelled.
+ * not (err says why), < 0 the run stops (as wait_ready()).
  */
 static int recover(struct run_ctx *ctx, size_t t, char **env, const char *cwd,
 		   struct strbuf *err)
