@@ -12,10 +12,11 @@
  * step; what the journal already holds is neither rebuilt nor re-measured.
  * Afterwards it summarizes every configuration over its layout seeds,
  * testbeds and repeats and computes the noise-aware Pareto front
- * (pareto_front_noisy() at 95%). With build.applied, it then warns on
- * stderr, once per configuration, about every requested flag that was not
- * in effect in all of its builds' compiler command lines (applied.h), and
- * about checks that found no lines.
+ * (pareto_front_noisy() at 95%). With build.applied, it then warns,
+ * through run_opts.report (struct run_reporter: the library prints
+ * nothing), once per configuration, about every requested flag that was
+ * not in effect in all of its builds' compiler command lines (applied.h),
+ * and about checks that found no lines.
  *
  * Measurements go in rounds, so configurations interleave on a testbed
  * (A B C A B C ...) and drift hits all alike: each round measures every

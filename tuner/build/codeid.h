@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * codeid: the identity of what an artifact runs, so that two builds whose
- * code is the same are measured once and share their samples (run.c).
+ * code is the same are measured once and share their samples (run_sched.c).
  *
  * An ELF file: the SHA-1 of its machine, entry point and every allocated
  * section (SHF_ALLOC) but notes, each by type, flags, address, size and
