@@ -277,12 +277,153 @@ static int shared_profile(struct build_record *out, const struct build_request *
 	return 0;
 }
 
+/* The build commands' environment: flags (the configuration's, or with
+ * the record switch), the request's directories, jobs and layout seed;
+ * no PGO yet. */
+static void build_env(struct cmd_env *e, const struct build_request *req, const char *flags)
+{
+	const struct study *s = req->study;
+
+	e->flags = flags;
+	e->src = req->src_dir;
+	e->out = req->dir;
+	e->cache = req->cache_dir;
+	e->study_dir = s->dir;
+	e->jobs = s->executor_slurm && s->slurm.cpus ? s->slurm.cpus : req->jobs;
+	e->layout_seed = req->layout_seed;
+	e->config_id = req->config->id;
+	e->run = -1;
+	e->pgo = "off";
+}
+
+/*
+ * PGO: the profile in profile_dir, the one an earlier build trained
+ * (train.share) or an instrumented build's (in DIR/pgo-generate) after
+ * training; out->profile its hash (on_trained told). Leaves e set for the
+ * use build. 0 with *st BUILD_OK or the failure, or TN_ECANCELLED / -1.
+ */
+static int pgo_profile(enum build_status *st, struct build_record *out,
+		       const struct build_request *req, struct executor *x, struct cmd_env *e,
+		       const char *profile_dir, const char *log)
+{
+	const struct study *s = req->study;
+	char *gen_dir = xasprintf("%s/pgo-generate", req->dir);
+	char *gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
+	struct stat sb;
+	int ret = -1;
+
+	e->profile_dir = profile_dir;
+	if (req->profile_from_dir) {
+		ret = shared_profile(out, req, profile_dir, log);
+		goto out;
+	}
+	if (mkdir_p(gen_dir) < 0 || mkdir_p(profile_dir) < 0)
+		goto out;
+	e->out = gen_dir;
+	e->pgo = "generate";
+	ret = phase(st, &out->exit_status, "build (pgo generate)", "generate", x, &s->build, e,
+		    log, BUILD_FAILED);
+	if (ret < 0 || *st != BUILD_OK)
+		goto out;
+	if (stat(gen_artifact, &sb) < 0) {
+		*st = BUILD_NO_ARTIFACT;
+		goto out;
+	}
+	e->artifact = gen_artifact;
+	ret = phase(st, &out->exit_status, "train", "train", x, &s->train, e, log,
+		    BUILD_TRAIN_FAILED);
+	if (ret < 0 || *st != BUILD_OK)
+		goto out;
+	/* What the training left, to compare (train.share). */
+	if (tree_hash(out->profile, profile_dir) < 0) {
+		log_append(log, "== tuner: profile hash: %s\n", tn_errmsg());
+		tn_error_clear();
+		out->profile[0] = '\0';
+	} else if (req->on_trained) {
+		req->on_trained(req->on_trained_arg, out->profile);
+	}
+out:
+	e->artifact = NULL;
+	e->out = req->dir;
+	e->pgo = "use";
+	free(gen_dir);
+	free(gen_artifact);
+	return ret;
+}
+
+/*
+ * What a build that succeeded made: its artifact (missing: *st
+ * BUILD_NO_ARTIFACT), code id, applied flags (build.applied) and size
+ * (failed: *st BUILD_SIZE_FAILED). 0, or TN_ECANCELLED / -1.
+ */
+static int examine(enum build_status *st, struct build_record *out,
+		   const struct build_request *req, struct cmd_env *e, const char *artifact,
+		   const char *log)
+{
+	const struct study *s = req->study;
+	struct stat sb;
+	int ret;
+
+	if (stat(artifact, &sb) < 0) {
+		log_append(log, "== tuner: artifact %s is missing\n", artifact);
+		*st = BUILD_NO_ARTIFACT;
+		return 0;
+	}
+	e->artifact = artifact;
+	e->flags = req->config->flags;
+	/* Unknown when it cannot be worked out: then never shared. */
+	if (codeid_file(out->code, artifact) < 0) {
+		log_append(log, "== tuner: code id: %s\n", tn_errmsg());
+		out->code[0] = '\0';
+	}
+	if (s->applied != APPLIED_OFF) {
+		ret = check_applied(&out->applied, s, req->config->flags, e, log);
+		if (ret < 0)
+			return ret;
+	}
+	ret = measure_size(&out->size, s, artifact, e, log);
+	if (ret == -1) {
+		log_append(log, "== tuner: size: %s\n", tn_errmsg());
+		*st = BUILD_SIZE_FAILED;
+		ret = 0;
+	}
+	return ret;
+}
+
+/* The record of a build that ended with status st (its artifact, if it
+ * succeeded), begun at start. */
+static void fill_record(struct build_record *out, const struct build_request *req,
+			enum build_status st, const char *artifact, struct executor *x,
+			double start)
+{
+	const struct config *c = req->config;
+
+	memcpy(out->key, req->key, sizeof(out->key));
+	memcpy(out->config_id, c->id, sizeof(out->config_id));
+	out->layout_seed = req->layout_seed;
+	out->flags = xstrdup(c->flags);
+	out->pgo = c->pgo == PGO_ON;
+	snprintf(out->commit, sizeof(out->commit), "%s", req->commit);
+	snprintf(out->tree, sizeof(out->tree), "%s", req->tree);
+	out->dirty = req->dirty;
+	out->status = st;
+	out->seconds = now_seconds() - start;
+	out->dir = xstrdup(req->dir);
+	out->artifact = st == BUILD_OK ? xstrdup(artifact) : NULL;
+	if (st != BUILD_OK)
+		out->size = NAN;
+	if (x->attempts) {
+		out->jobs = strbuf_detach(&x->jobs);
+		out->job_attempts = x->attempts;
+	}
+}
+
 int build_run(struct build_record *out, const struct build_request *req)
 {
 	const struct study *s = req->study;
 	const struct config *c = req->config;
 	char *log = xasprintf("%s/build.log", req->dir);
-	char *gen_dir = NULL, *profile_dir = NULL, *gen_artifact = NULL;
+	char *profile_dir = NULL;
 	char *artifact = xasprintf("%s/%s", req->dir, s->artifact);
 	char *build_flags = NULL;
 	struct cmd_env e = { 0 };
@@ -291,7 +432,6 @@ int build_run(struct build_record *out, const struct build_request *req)
 	double start = now_seconds();
 	enum build_status st = BUILD_OK;
 	int ret = -1;
-	struct stat sb;
 
 	memset(out, 0, sizeof(*out));
 	out->size = NAN;
@@ -303,84 +443,17 @@ int build_run(struct build_record *out, const struct build_request *req)
 	if (s->applied == APPLIED_RECORD)
 		build_flags = xasprintf("%s%s-frecord-gcc-switches", c->flags,
 					*c->flags ? " " : "");
-	e.flags = build_flags ? build_flags : c->flags;
-	e.src = req->src_dir;
-	e.out = req->dir;
-	e.cache = req->cache_dir;
-	e.study_dir = s->dir;
-	e.jobs = s->executor_slurm && s->slurm.cpus ? s->slurm.cpus : req->jobs;
-	e.layout_seed = req->layout_seed;
-	e.config_id = c->id;
-	e.run = -1;
-	e.pgo = "off";
-
+	build_env(&e, req, build_flags ? build_flags : c->flags);
 	if (c->pgo == PGO_ON) {
 		profile_dir = xasprintf("%s/profile", req->dir);
-		e.profile_dir = profile_dir;
-		if (req->profile_from_dir) {
-			ret = shared_profile(out, req, profile_dir, log);
-			if (ret < 0)
-				goto out;
-		} else {
-			gen_dir = xasprintf("%s/pgo-generate", req->dir);
-			gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
-			if (mkdir_p(gen_dir) < 0 || mkdir_p(profile_dir) < 0)
-				goto out;
-			e.out = gen_dir;
-			e.pgo = "generate";
-			ret = phase(&st, &out->exit_status, "build (pgo generate)", "generate", &x,
-				    &s->build, &e, log, BUILD_FAILED);
-			if (ret < 0 || st != BUILD_OK)
-				goto done;
-			if (stat(gen_artifact, &sb) < 0) {
-				st = BUILD_NO_ARTIFACT;
-				goto done;
-			}
-			e.artifact = gen_artifact;
-			ret = phase(&st, &out->exit_status, "train", "train", &x, &s->train, &e,
-				    log, BUILD_TRAIN_FAILED);
-			if (ret < 0 || st != BUILD_OK)
-				goto done;
-			/* What the training left, to compare (train.share). */
-			if (tree_hash(out->profile, profile_dir) < 0) {
-				log_append(log, "== tuner: profile hash: %s\n", tn_errmsg());
-				tn_error_clear();
-				out->profile[0] = '\0';
-			} else if (req->on_trained) {
-				req->on_trained(req->on_trained_arg, out->profile);
-			}
-		}
-		e.artifact = NULL;
-		e.out = req->dir;
-		e.pgo = "use";
+		ret = pgo_profile(&st, out, req, &x, &e, profile_dir, log);
+		if (ret < 0 || st != BUILD_OK)
+			goto done;
 	}
 	ret = phase(&st, &out->exit_status, c->pgo == PGO_ON ? "build (pgo use)" : "build",
 		    c->pgo == PGO_ON ? "use" : "build", &x, &s->build, &e, log, BUILD_FAILED);
-	if (ret < 0 || st != BUILD_OK)
-		goto done;
-	if (stat(artifact, &sb) < 0) {
-		log_append(log, "== tuner: artifact %s is missing\n", artifact);
-		st = BUILD_NO_ARTIFACT;
-		goto done;
-	}
-	e.artifact = artifact;
-	e.flags = c->flags;
-	/* Unknown when it cannot be worked out: then never shared. */
-	if (codeid_file(out->code, artifact) < 0) {
-		log_append(log, "== tuner: code id: %s\n", tn_errmsg());
-		out->code[0] = '\0';
-	}
-	if (s->applied != APPLIED_OFF) {
-		ret = check_applied(&out->applied, s, c->flags, &e, log);
-		if (ret < 0)
-			goto done;
-	}
-	ret = measure_size(&out->size, s, artifact, &e, log);
-	if (ret == -1) {
-		log_append(log, "== tuner: size: %s\n", tn_errmsg());
-		st = BUILD_SIZE_FAILED;
-		ret = 0;
-	}
+	if (ret == 0 && st == BUILD_OK)
+		ret = examine(&st, out, req, &e, artifact, log);
 
 done:
 	/* A full disk is not the build's result: not recorded, so a run
@@ -398,31 +471,12 @@ done:
 		applied_release(&out->applied);
 		goto out;
 	}
-	memcpy(out->key, req->key, sizeof(out->key));
-	memcpy(out->config_id, c->id, sizeof(out->config_id));
-	out->layout_seed = req->layout_seed;
-	out->flags = xstrdup(c->flags);
-	out->pgo = c->pgo == PGO_ON;
-	snprintf(out->commit, sizeof(out->commit), "%s", req->commit);
-	snprintf(out->tree, sizeof(out->tree), "%s", req->tree);
-	out->dirty = req->dirty;
-	out->status = st;
-	out->seconds = now_seconds() - start;
-	out->dir = xstrdup(req->dir);
-	out->artifact = st == BUILD_OK ? xstrdup(artifact) : NULL;
-	if (st != BUILD_OK)
-		out->size = NAN;
-	if (x.attempts) {
-		out->jobs = strbuf_detach(&x.jobs);
-		out->job_attempts = x.attempts;
-	}
+	fill_record(out, req, st, artifact, &x, start);
 	ret = 0;
 out:
 	strbuf_release(&x.jobs);
 	free(log);
-	free(gen_dir);
 	free(profile_dir);
-	free(gen_artifact);
 	free(artifact);
 	free(build_flags);
 	return ret;

@@ -112,6 +112,132 @@ char *run_search_describe(const struct strategy_ops *ops, void *st, const struct
 	return text;
 }
 
+/* The strategy's problem: the study's space and objectives (objs, filled
+ * here), the options over the study's budget, seed and repeats. */
+static void problem_init(struct strategy_problem *prob, struct pareto_obj *objs,
+			 const struct study *s, const struct run_opts *opts)
+{
+	run_study_objs(objs, s);
+	prob->s = &s->space;
+	prob->objs = objs;
+	prob->nobjs = s->nobjectives;
+	prob->budget = opts->has_budget ? opts->budget : s->budget;
+	prob->seed = opts->has_seed ? opts->seed : s->seed;
+	/* A proposal that repeats an earlier one is built with
+	 * layout.samples more layout seeds (run_plan()). */
+	prob->repeats = opts->has_race ? opts->race : s->race;
+}
+
+/* The reporter each batch's run gets: its status behind the search's
+ * words, its notes once, to outer. */
+static void search_rep_init(struct search_rep *rep, const struct run_reporter *outer)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->said = (struct u64set)U64SET_INIT;
+	rep->r.status = rep_status;
+	rep->r.note = rep_note;
+	rep->r.arg = rep;
+	rep->outer = outer;
+}
+
+/* The status line's words for batch `batches`, n proposals so far, at
+ * hypervolume h (NaN: none yet). */
+static void batch_prefix(struct search_rep *rep, const struct study *s, size_t batches,
+			 size_t n, double h)
+{
+	char hvs[48];
+
+	if (isnan(h))
+		snprintf(hvs, sizeof(hvs), "hypervolume -");
+	else
+		snprintf(hvs, sizeof(hvs), "hypervolume %.4g", h);
+	snprintf(rep->prefix, sizeof(rep->prefix), "search %s: batch %zu (%zu proposals), %s",
+		 s->strategy, batches, n, hvs);
+}
+
+/* Whether search.time (limit, 0: none) has passed since start: then says
+ * so, after n configurations. */
+static int time_is_up(const struct study *s, const struct run_opts *opts, double limit,
+		      double start, size_t n)
+{
+	char d[32];
+
+	if (!(limit > 0 && now_seconds() - start >= limit))
+		return 0;
+	format_duration(d, sizeof(d), limit);
+	run_note(opts->report, "note: search %s: the time budget (%s) has passed after "
+		 "%zu configurations; no new batch", s->strategy, d, n);
+	return 1;
+}
+
+/* Later batches build the first batch's revision (res's commit, into
+ * commit and *rev, which o takes), whatever the branch does meanwhile;
+ * not a dirty tree's or revisions the options name. */
+static void pin_revision(struct run_opts *o, const char **rev, char commit[41],
+			 const struct run_opts *opts, const struct run_result *res)
+{
+	if (*rev || opts->dirty || opts->nrevs || !res->commit[0])
+		return;
+	memcpy(commit, res->commit, sizeof(res->commit));
+	*rev = commit;
+	o->revs = rev;
+	o->nrevs = 1;
+}
+
+/* Running counts over the batches. */
+struct search_counts {
+	unsigned long builds_done, builds_failed, measures_done;
+};
+
+/* out becomes the last batch's results res (moved), with the counts of
+ * all the batches (c: res's included) and the search's wall time. */
+static void search_result(struct run_result *out, struct run_result *res,
+			  const struct search_counts *c, double start)
+{
+	/* The last batch found in the journal what the earlier ones did
+	 * too: not this run's cache hits. */
+	unsigned long prior_b = c->builds_done - res->builds_done + c->builds_failed -
+				res->builds_failed;
+	unsigned long prior_m = c->measures_done - res->measures_done;
+
+	*out = *res;
+	out->builds_done = c->builds_done;
+	out->builds_failed = c->builds_failed;
+	out->measures_done = c->measures_done;
+	out->builds_cached = res->builds_cached > prior_b ? res->builds_cached - prior_b : 0;
+	out->measures_cached = res->measures_cached > prior_m ? res->measures_cached - prior_m : 0;
+	out->wall = now_seconds() - start;
+}
+
+/* The search's closing notes: what it did (n proposals over nconfigs
+ * configurations in `batches`, why it stopped, hypervolume h), and what
+ * the strategy says matters. */
+static void say_done(const struct run_opts *opts, const struct study *s,
+		     const struct strategy_ops *ops, void *st, struct strategy_trail *trail,
+		     size_t nconfigs, size_t batches, const char *why, double h)
+{
+	/* Racing: the proposals that measured a configuration again. */
+	size_t again = trail->n > nconfigs ? trail->n - nconfigs : 0;
+	char *more = again ? xasprintf(", %zu more proposal%s measured one again", again,
+				       again == 1 ? "" : "s")
+			   : xstrdup("");
+	char *text, *line, *save = NULL;
+
+	if (isnan(h))
+		run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s (%s)",
+			 s->strategy, trail->n - again, batches, more, why);
+	else
+		run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s "
+			 "(%s); hypervolume %.4g (in units of the first batch's ranges)",
+			 s->strategy, trail->n - again, batches, more, why, h);
+	free(more);
+	text = run_search_describe(ops, st, s, trail);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		run_note(opts->report, "note: search %s, what matters to %s", s->strategy, line);
+	free(text);
+}
+
 int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts)
 {
 	const struct strategy_ops *ops = strategy_find(s->strategy);
@@ -122,8 +248,8 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 	struct search_rep rep;
 	struct run_opts o = *opts;
 	struct run_result res;
+	struct search_counts counts = { 0 };
 	double limit = opts->has_time ? opts->time : s->time, start = now_seconds(), h = NAN;
-	unsigned long done_b = 0, failed_b = 0, done_m = 0, prior_b = 0, prior_m = 0;
 	size_t nd = s->space.ndims, batches = 0, *batch;
 	/* A fixed order under a time budget: batches of two per build slot,
 	 * so that the time is checked often; a learner: its own batches. */
@@ -144,45 +270,22 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		free(objs);
 		return tn_error("a search in batches builds one revision, not %zu", opts->nrevs);
 	}
-	run_study_objs(objs, s);
-	prob.s = &s->space;
-	prob.objs = objs;
-	prob.nobjs = s->nobjectives;
-	prob.budget = opts->has_budget ? opts->budget : s->budget;
-	prob.seed = opts->has_seed ? opts->seed : s->seed;
-	/* A proposal that repeats an earlier one is built with
-	 * layout.samples more layout seeds (run_plan()). */
-	prob.repeats = opts->has_race ? opts->race : s->race;
+	problem_init(&prob, objs, s, opts);
 	/* Bad input fails before the strategy starts. */
-	if (study_check_plan(s, prob.budget, 1) < 0) {
-		free(objs);
-		return -1;
-	}
-	if (ops->init(&st, &prob) < 0) {
+	if (study_check_plan(s, prob.budget, 1) < 0 || ops->init(&st, &prob) < 0) {
 		free(objs);
 		return -1;
 	}
 	strategy_trail_init(&trail, nd, s->nobjectives);
 	batch = xcalloc((size_t)STRATEGY_MAX_BATCH * (nd ? nd : 1), sizeof(*batch));
-	memset(&rep, 0, sizeof(rep));
-	rep.said = (struct u64set)U64SET_INIT;
-	rep.r.status = rep_status;
-	rep.r.note = rep_note;
-	rep.r.arg = &rep;
-	rep.outer = opts->report;
+	search_rep_init(&rep, opts->report);
 	o.report = &rep.r;
 	for (;;) {
 		size_t from = trail.n;
 		long k;
-		char hvs[48];
 
-		if (limit > 0 && now_seconds() - start >= limit) {
-			char d[32];
-
-			format_duration(d, sizeof(d), limit);
+		if (time_is_up(s, opts, limit, start, trail.n)) {
 			why = "search.time has passed";
-			run_note(opts->report, "note: search %s: the time budget (%s) has passed after "
-				 "%zu configurations; no new batch", s->strategy, d, trail.n);
 			break;
 		}
 		k = ops->ask(st, batch, max, strategy_trail_obs(&trail), trail.n);
@@ -193,12 +296,7 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		for (long i = 0; i < k; i++)
 			strategy_trail_add(&trail, batch + (size_t)i * nd);
 		batches++;
-		if (isnan(h))
-			snprintf(hvs, sizeof(hvs), "hypervolume -");
-		else
-			snprintf(hvs, sizeof(hvs), "hypervolume %.4g", h);
-		snprintf(rep.prefix, sizeof(rep.prefix), "search %s: batch %zu (%zu proposals), %s",
-			 s->strategy, batches, trail.n, hvs);
+		batch_prefix(&rep, s, batches, trail.n, h);
 		o.picks = trail.picks;
 		o.npicks = trail.n;
 		if (have) {
@@ -208,17 +306,10 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		if (run_study(&res, s, &o) < 0)
 			goto out;
 		have = 1;
-		done_b += res.builds_done;
-		failed_b += res.builds_failed;
-		done_m += res.measures_done;
-		/* Later batches build the first batch's revision, whatever
-		 * the branch does meanwhile. */
-		if (!rev && !opts->dirty && !opts->nrevs && res.commit[0]) {
-			memcpy(commit, res.commit, sizeof(commit));
-			rev = commit;
-			o.revs = &rev;
-			o.nrevs = 1;
-		}
+		counts.builds_done += res.builds_done;
+		counts.builds_failed += res.builds_failed;
+		counts.measures_done += res.measures_done;
+		pin_revision(&o, &rev, commit, opts, &res);
 		if (res.interrupted) {
 			why = "interrupted";
 			break;
@@ -231,43 +322,9 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		ret = tn_error("search %s proposed no configuration", s->strategy);
 		goto out;
 	}
-	*out = res;
+	search_result(out, &res, &counts, start);
 	have = 0;
-	out->builds_done = done_b;
-	out->builds_failed = failed_b;
-	out->measures_done = done_m;
-	/* The last batch found in the journal what the earlier ones did
-	 * too: not this run's cache hits. */
-	prior_b = done_b - res.builds_done + failed_b - res.builds_failed;
-	prior_m = done_m - res.measures_done;
-	out->builds_cached = res.builds_cached > prior_b ? res.builds_cached - prior_b : 0;
-	out->measures_cached = res.measures_cached > prior_m ? res.measures_cached - prior_m : 0;
-	out->wall = now_seconds() - start;
-	{
-		/* Racing: the proposals that measured a configuration again. */
-		size_t again = trail.n > out->nconfigs ? trail.n - out->nconfigs : 0;
-		char *more = again ? xasprintf(", %zu more proposal%s measured one again", again,
-					       again == 1 ? "" : "s")
-				   : xstrdup("");
-
-		if (isnan(h))
-			run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s (%s)",
-				 s->strategy, trail.n - again, batches, more, why);
-		else
-			run_note(opts->report, "note: search %s: %zu configurations in %zu batches%s "
-				 "(%s); hypervolume %.4g (in units of the first batch's ranges)",
-				 s->strategy, trail.n - again, batches, more, why, h);
-		free(more);
-	}
-	{
-		char *text = run_search_describe(ops, st, s, &trail), *line, *save = NULL;
-
-		for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
-		     line = strtok_r(NULL, "\n", &save))
-			run_note(opts->report, "note: search %s, what matters to %s", s->strategy,
-				 line);
-		free(text);
-	}
+	say_done(opts, s, ops, st, &trail, out->nconfigs, batches, why, h);
 	ret = 0;
 out:
 	if (have)
