@@ -4,6 +4,7 @@
  * count in, which of them count (current, as results), how many a unit
  * has, and its samples of an objective (see run_priv.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
