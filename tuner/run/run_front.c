@@ -147,7 +147,7 @@ static size_t front_of(struct pareto_verdict *out, int *noisy, const struct run_
 
 	/* A size is known exactly; its spread over layout seeds is the
 	 * layouts', not noise. */
-	run_study_objs(po, s);
+	study_pareto_objs(po, s);
 	for (size_t q = 0; q < nconfigs * m; q++) {
 		ps[q].x = b[q].x;
 		/* Compared by layout-seed means where it has several. */

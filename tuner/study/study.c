@@ -5,58 +5,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
-#include "formats/parse.h"
 #include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
-/* Known keys of each mapping, NULL-terminated (the command sections' are in
- * study_cmds.c). */
+/* Known keys of each mapping, NULL-terminated (the other sections' are in
+ * study_cmds.c, study_lab.c and study_objectives.c). */
 static const char *const top_keys[] = {
 	"study", "source", "space", "build", "train", "deploy", "ready", "reboot",
 	"recover", "size", "measure", "testbeds", "lab", "objectives", "search", "layout", "watch",
 	NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
-static const char *const objective_keys[] = {
-	"name", "unit", "goal", "limit", "from", "parser", NULL
-};
 static const char *const search_keys[] = { "strategy", "budget", "seed", "time", "race", NULL };
 static const char *const booleans[] = { "false", "true", "off", "on", "no", "yes", NULL };
 static const char *const layout_keys[] = { "samples", NULL };
-
-int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ynode_verror(ld->path, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int study_want_map(const struct loader *ld, const struct ynode *n, const char *what,
-		   const char *const *known)
-{
-	if (ynode_want(ld->path, n, YNODE_MAP, what) < 0)
-		return -1;
-	return ynode_check_keys(ld->path, n, known);
-}
-
-int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name)
-{
-	if (!parse_valid(name))
-		return study_err(ld, n, "unknown parser '%s' (known: %s)", name,
-				 parse_names());
-	return 0;
-}
 
 static int parse_name(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
@@ -199,97 +168,6 @@ static int parse_space(struct loader *ld, const struct ynode *key, const struct 
 	return 0;
 }
 
-/* Objective idx of the list seq; size and measure are parsed already. */
-static int parse_objective(struct loader *ld, struct objective *o, const struct ynode *seq,
-			   size_t idx)
-{
-	static const char *const goals[] = { "max", "min", NULL };
-	static const char *const sources[] = { "measure", "size", NULL };
-	const struct study *s = ld->s;
-	const struct ynode *n = seq->kids[idx], *name, *v, *from;
-	int i;
-
-	if (study_want_map(ld, n, "objective", objective_keys) < 0)
-		return -1;
-	name = ynode_get(n, "name");
-	if (!name)
-		return study_err(ld, n, "objective without a name");
-	if (ynode_str(&o->name, ld->path, name, "objective name") < 0)
-		return -1;
-	if (!*o->name)
-		return study_err(ld, name, "empty objective name");
-	for (size_t j = 0; j < idx; j++) {
-		const struct ynode *other = ynode_get(seq->kids[j], "name");
-
-		if (!strcmp(other->str, o->name))
-			return study_err(ld, name, "duplicate objective '%s' "
-					 "(first at line %d)", o->name, other->line);
-	}
-
-	o->unit = xstrdup("");
-	v = ynode_get(n, "unit");
-	if (v && ynode_str(&o->unit, ld->path, v, "unit") < 0)
-		return -1;
-	v = ynode_get(n, "goal");
-	if (!v)
-		return study_err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
-	if (ynode_choice(&i, ld->path, v, "goal", goals) < 0)
-		return -1;
-	o->maximize = i == 0;
-	v = ynode_get(n, "limit");
-	if (v) {
-		if (ynode_double(&o->limit, ld->path, v, "limit") < 0)
-			return -1;
-		o->has_limit = 1;
-	}
-
-	from = ynode_get(n, "from");
-	o->from_size = !strcmp(o->name, "size");
-	if (from) {
-		if (ynode_choice(&i, ld->path, from, "from", sources) < 0)
-			return -1;
-		o->from_size = i == 1;
-	}
-	v = ynode_get(n, "parser");
-	if (o->from_size) {
-		if (v)
-			return study_err(ld, v, "'parser' does not apply to the size "
-					 "objective '%s'", o->name);
-		if (s->size_kind == SIZE_NONE)
-			return study_err(ld, from ? from : n, "objective '%s' is the "
-					 "artifact size but there is no size section", o->name);
-		return 0;
-	}
-	if (v) {
-		if (ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
-		    study_check_parser(ld, v, o->parser) < 0)
-			return -1;
-	} else {
-		o->parser = xstrdup(s->parser);
-	}
-	if (!s->measure.command)
-		return study_err(ld, ld->measure ? ld->measure : n,
-				 "objective '%s' is measured but there is no measure command",
-				 o->name);
-	return 0;
-}
-
-static int parse_objectives(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	struct study *s = ld->s;
-
-	if (ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
-		return -1;
-	if (!n->nkids)
-		return study_err(ld, n, "'objectives' is empty");
-	s->objectives = xcalloc(n->nkids, sizeof(*s->objectives));
-	s->nobjectives = n->nkids;
-	for (size_t i = 0; i < n->nkids; i++)
-		if (parse_objective(ld, &s->objectives[i], n, i) < 0)
-			return -1;
-	return 0;
-}
-
 static int parse_search(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -396,7 +274,7 @@ static const struct section {
 	{ "measure", study_parse_measure, NULL },
 	{ "testbeds", study_parse_testbeds, NULL },
 	{ "lab", study_parse_lab, NULL },
-	{ "objectives", parse_objectives, "missing 'objectives'" },
+	{ "objectives", study_parse_objectives, "missing 'objectives'" },
 	{ "search", parse_search, NULL },
 	{ "layout", parse_layout, NULL },
 	{ "watch", parse_watch, NULL },
@@ -606,12 +484,7 @@ void study_release(struct study *s)
 	cmd_spec_release(&s->measure);
 	free(s->parser);
 	study_release_testbeds(s);
-	for (size_t i = 0; i < s->nobjectives; i++) {
-		free(s->objectives[i].name);
-		free(s->objectives[i].unit);
-		free(s->objectives[i].parser);
-	}
-	free(s->objectives);
+	study_release_objectives(s);
 	free(s->strategy);
 	cg_model_release(&s->model);
 	memset(s, 0, sizeof(*s));
