@@ -2,9 +2,10 @@
 /*
  * journal_record: the JSON half of the journal module, private to it.
  *
- * Turns records into journal lines and lines back into records, so that
- * journal.c deals in files, locks and lookups and never sees a jansson
- * type. The line formats are documented in include/tuner/journal.h.
+ * Turns records into journal lines (journal_record.c) and lines back into
+ * records (journal_record_read.c), so that journal.c deals in files, locks
+ * and lookups and never sees a jansson type. The line formats are
+ * documented in include/tuner/journal.h.
  */
 #ifndef TUNER_JOURNAL_RECORD_H
 #define TUNER_JOURNAL_RECORD_H
@@ -43,6 +44,9 @@ struct jrec {
 	struct measure_record measure; /* MEASURE: fields malloced */
 	struct testbed_record testbed; /* TESTBED: fields malloced */
 };
+
+/* The status whose build_status_name() is name into *out: 0, or -1. */
+int jrec_parse_status(enum build_status *out, const char *name);
 
 /* The text is not JSON: returned without a message, since only the caller
  * knows whether that is a torn tail or corruption. */
