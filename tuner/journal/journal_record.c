@@ -21,14 +21,14 @@ static const char *const status_names[] = {
 	[BUILD_SIZE_FAILED] = "size-failed",
 };
 
-const char *build_status_name(enum build_status s)
+const char *journal_build_status_name(enum build_status s)
 {
 	if ((unsigned)s >= ARRAY_SIZE(status_names))
 		return "unknown";
 	return status_names[s];
 }
 
-int jrec_parse_status(enum build_status *out, const char *name)
+int journal_rec_parse_status(enum build_status *out, const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(status_names); i++) {
 		if (!strcmp(status_names[i], name)) {
@@ -102,7 +102,7 @@ out:
 	return text;
 }
 
-char *jrec_header_line(const char *study, const char *study_hash)
+char *journal_rec_header_line(const char *study, const char *study_hash)
 {
 	json_t *o = json_object();
 	int err = 0;
@@ -146,7 +146,7 @@ static json_t *applied_json(const struct applied *a)
 	return o;
 }
 
-char *jrec_build_line(const struct build_record *r)
+char *journal_rec_build_line(const struct build_record *r)
 {
 	json_t *o = json_object();
 	int err = 0;
@@ -160,7 +160,7 @@ char *jrec_build_line(const struct build_record *r)
 	err |= set_str(o, "commit", r->commit);
 	err |= set_str(o, "tree", r->tree);
 	err |= set_new(o, "dirty", json_boolean(r->dirty));
-	err |= set_str(o, "status", build_status_name(r->status));
+	err |= set_str(o, "status", journal_build_status_name(r->status));
 	err |= set_new(o, "exit", json_integer(r->exit_status));
 	err |= set_new(o, "seconds", json_num(r->seconds));
 	err |= set_new(o, "size", json_num(r->size));
@@ -185,7 +185,7 @@ char *jrec_build_line(const struct build_record *r)
 	return finish(o, err);
 }
 
-char *jrec_measure_line(const struct measure_record *r)
+char *journal_rec_measure_line(const struct measure_record *r)
 {
 	json_t *o = json_object();
 	json_t *values = json_object();
@@ -214,19 +214,19 @@ static const char *const tb_event_names[TB_NEVENTS] = {
 	"deploy", "ready", "reboot", "recover", "boot-failed", "fault", "quarantine"
 };
 
-const char *tb_event_name(enum tb_event e)
+const char *journal_tb_event_name(enum tb_event e)
 {
 	return e < TB_NEVENTS ? tb_event_names[e] : "?";
 }
 
-char *jrec_testbed_line(const struct testbed_record *r)
+char *journal_rec_testbed_line(const struct testbed_record *r)
 {
 	json_t *o = json_object();
 	int err = 0;
 
 	err |= set_str(o, "type", "testbed");
 	err |= set_str(o, "testbed", r->testbed ? r->testbed : "");
-	err |= set_str(o, "event", tb_event_name(r->event));
+	err |= set_str(o, "event", journal_tb_event_name(r->event));
 	if (r->build[0])
 		err |= set_str(o, "build", r->build);
 	err |= set_new(o, "ok", json_boolean(r->ok));
@@ -237,7 +237,7 @@ char *jrec_testbed_line(const struct testbed_record *r)
 	return finish(o, err);
 }
 
-char *jrec_run_line(unsigned jobs, unsigned long planned, unsigned long cached)
+char *journal_rec_run_line(unsigned jobs, unsigned long planned, unsigned long cached)
 {
 	json_t *o = json_object();
 	int err = 0;
@@ -250,7 +250,7 @@ char *jrec_run_line(unsigned jobs, unsigned long planned, unsigned long cached)
 	return finish(o, err);
 }
 
-char *jrec_end_line(int interrupted)
+char *journal_rec_end_line(int interrupted)
 {
 	json_t *o = json_object();
 	int err = 0;
@@ -263,14 +263,14 @@ char *jrec_end_line(int interrupted)
 
 /* ---- releasing ---- */
 
-void testbed_record_release(struct testbed_record *r)
+void journal_testbed_record_release(struct testbed_record *r)
 {
 	free(r->testbed);
 	free(r->error);
 	r->testbed = r->error = NULL;
 }
 
-void build_record_release(struct build_record *r)
+void journal_build_record_release(struct build_record *r)
 {
 	free(r->flags);
 	free(r->dir);
@@ -281,7 +281,7 @@ void build_record_release(struct build_record *r)
 	applied_release(&r->applied);
 }
 
-void measure_record_release(struct measure_record *r)
+void journal_measure_record_release(struct measure_record *r)
 {
 	for (size_t i = 0; i < r->nvalues; i++)
 		free(r->names[i]);

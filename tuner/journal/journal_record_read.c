@@ -187,7 +187,7 @@ static int parse_build(struct build_record *r, struct reader *rd)
 
 	rd_fixed(rd, r->key, sizeof(r->key), o, "key", 1, 1);
 	rd_fixed(rd, r->config_id, sizeof(r->config_id), o, "config", 0, 1);
-	if (status && jrec_parse_status(&r->status, status) < 0)
+	if (status && journal_rec_parse_status(&r->status, status) < 0)
 		rd_bad(rd, "status", "is not a build status: '%.40s'", status);
 	rd_fixed(rd, r->commit, sizeof(r->commit), o, "commit", 0, 1);
 	rd_fixed(rd, r->tree, sizeof(r->tree), o, "tree", 0, 1);
@@ -268,7 +268,7 @@ static int parse_testbed(struct testbed_record *r, struct reader *rd)
 	r->testbed = xstrdup(tb ? tb : "");
 	r->event = TB_NEVENTS;
 	for (int e = 0; ev && e < TB_NEVENTS; e++)
-		if (!strcmp(ev, tb_event_name((enum tb_event)e)))
+		if (!strcmp(ev, journal_tb_event_name((enum tb_event)e)))
 			r->event = (enum tb_event)e;
 	if (ev && r->event == TB_NEVENTS)
 		rd_bad(rd, "event", "'%.40s' is not a testbed event", ev);
@@ -279,8 +279,8 @@ static int parse_testbed(struct testbed_record *r, struct reader *rd)
 	return rd->bad ? -1 : 0;
 }
 
-int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
-	       size_t line)
+int journal_rec_parse(struct jrec *out, const char *text, size_t len, const char *path,
+		      size_t line)
 {
 	struct reader rd = { .path = path, .line = line };
 	json_error_t jerr;
@@ -318,17 +318,17 @@ int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
 	}
 	json_decref(rd.o);
 	if (ret < 0)
-		jrec_release(out);
+		journal_rec_release(out);
 	return ret;
 }
 
-void jrec_release(struct jrec *r)
+void journal_rec_release(struct jrec *r)
 {
 	free(r->study_hash);
 	free(r->study);
 	r->study_hash = NULL;
 	r->study = NULL;
-	build_record_release(&r->build);
-	measure_record_release(&r->measure);
-	testbed_record_release(&r->testbed);
+	journal_build_record_release(&r->build);
+	journal_measure_record_release(&r->measure);
+	journal_testbed_record_release(&r->testbed);
 }

@@ -209,7 +209,7 @@ static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t
 		if (!atomic_load(&u->built) || !u->build)
 			complete = 0;
 		else if (u->build->status != BUILD_OK)
-			return build_status_name(u->build->status);
+			return journal_build_status_name(u->build->status);
 		else if (deploy_failed(ctx, u))
 			return "deploy-failed";
 		else if (!run_measures_complete(u))
