@@ -33,7 +33,7 @@ static int parse_name(struct loader *ld, const struct ynode *key, const struct y
 				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 	char **name = &ld->s->name;
 
-	if (ynode_str(name, ld->path, n, "study") < 0)
+	if (study_ynode_str(name, ld->path, n, "study") < 0)
 		return -1;
 	if (!**name)
 		return study_err(ld, n, "missing study name");
@@ -75,10 +75,10 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 		return -1;
 	s->source_repo_loc = s->source_rev_loc = study_loc_of(key);
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-		v = ynode_get(n, fields[i].key);
+		v = study_ynode_get(n, fields[i].key);
 		if (!v)
 			continue;
-		if (ynode_str(fields[i].out, ld->path, v, fields[i].what) < 0)
+		if (study_ynode_str(fields[i].out, ld->path, v, fields[i].what) < 0)
 			return -1;
 		if (!fields[i].loc)
 			continue;
@@ -86,7 +86,7 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 			return study_err(ld, v, "'%s' is empty", fields[i].what);
 		*fields[i].loc = study_loc_of(v);
 	}
-	v = ynode_get(n, "path");
+	v = study_ynode_get(n, "path");
 	if (v && (s->source_path[0] == '/' || has_dotdot(s->source_path)))
 		return study_err(ld, v,
 				 "'source.path' must be a relative path inside the repository");
@@ -104,7 +104,7 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 		return study_err(ld, key, "empty dimension name");
 	if (n->kind != YNODE_SEQ)
 		return study_err(ld, n, "dimension '%s' must be a list of values, not %s", name,
-				 ynode_describe(n));
+				 study_ynode_describe(n));
 	if (!n->nkids)
 		return study_err(ld, n, "dimension '%s' has no values", name);
 
@@ -114,7 +114,7 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 
 		if (v->kind != YNODE_SCALAR) {
 			study_err(ld, v, "values of dimension '%s' must be strings, not %s",
-				  name, ynode_describe(v));
+				  name, study_ynode_describe(v));
 			goto out;
 		}
 		if (pgo && strcmp(v->str, "off") && strcmp(v->str, "on")) {
@@ -147,7 +147,7 @@ out:
 
 static int parse_space(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
-	if (ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
+	if (study_ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
 		return -1;
 	if (!n->nkids)
 		return study_err(ld, n, "'space' has no dimensions");
@@ -176,33 +176,33 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	if (study_want_map(ld, n, "search", search_keys) < 0)
 		return -1;
 	s->search_loc = study_loc_of(key);
-	v = ynode_get(n, "strategy");
+	v = study_ynode_get(n, "strategy");
 	if (v) {
-		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
+		if (study_ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
 			return -1;
 		if (!strategy_find(s->strategy))
 			return study_err(ld, v, "unknown search strategy '%s' (known: %s)",
 					 s->strategy, strategy_names());
 	}
-	v = ynode_get(n, "budget");
-	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
+	v = study_ynode_get(n, "budget");
+	if (v && study_ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
 		return -1;
 	if (v && s->budget > STUDY_MAX_CONFIGS)
 		return study_err(ld, v, "'search.budget' must be from 1 to %llu (0 or none: the "
 				 "whole space), not '%s'", STUDY_MAX_CONFIGS, v->str);
-	v = ynode_get(n, "seed");
-	if (v && ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
+	v = study_ynode_get(n, "seed");
+	if (v && study_ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
 		return -1;
-	v = ynode_get(n, "time");
+	v = study_ynode_get(n, "time");
 	if (v && (v->kind != YNODE_SCALAR || parse_duration(&s->time, v->str) < 0 ||
 		  s->time <= 0))
 		return study_err(ld, v, "'search.time' is a duration such as 8h, 90m, 1h30m or "
 				 "600 (seconds), more than 0");
-	v = ynode_get(n, "race");
+	v = study_ynode_get(n, "race");
 	if (v) {
 		int i;
 
-		if (ynode_choice(&i, ld->path, v, "search.race", booleans) < 0)
+		if (study_ynode_choice(&i, ld->path, v, "search.race", booleans) < 0)
 			return -1;
 		s->race = i % 2;
 	}
@@ -216,10 +216,10 @@ static int parse_layout(struct loader *ld, const struct ynode *key, const struct
 	if (study_want_map(ld, n, "layout", layout_keys) < 0)
 		return -1;
 	ld->s->samples_loc = study_loc_of(key);
-	v = ynode_get(n, "samples");
+	v = study_ynode_get(n, "samples");
 	if (v)
 		ld->s->samples_loc = study_loc_of(v);
-	if (v && ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
+	if (v && study_ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
 		return -1;
 	return 0;
 }
@@ -234,19 +234,19 @@ static int parse_watch(struct loader *ld, const struct ynode *key, const struct 
 
 	if (study_want_map(ld, n, "watch", keys) < 0)
 		return -1;
-	v = ynode_get(n, "flags");
-	if (v && ynode_str(&s->watch_flags, ld->path, v, "watch.flags") < 0)
+	v = study_ynode_get(n, "flags");
+	if (v && study_ynode_str(&s->watch_flags, ld->path, v, "watch.flags") < 0)
 		return -1;
-	v = ynode_get(n, "layout");
-	if (v && ynode_count(&s->watch_layout, ld->path, v, "watch.layout") < 0)
+	v = study_ynode_get(n, "layout");
+	if (v && study_ynode_count(&s->watch_layout, ld->path, v, "watch.layout") < 0)
 		return -1;
 	if (v && s->watch_layout < 2)
 		return study_err(ld, v, "'watch.layout' must be at least 2: with one layout seed a "
 				 "commit that only moves code cannot be told from a regression");
-	v = ynode_get(n, "repeats");
-	if (v && ynode_count(&s->watch_repeats, ld->path, v, "watch.repeats") < 0)
+	v = study_ynode_get(n, "repeats");
+	if (v && study_ynode_count(&s->watch_repeats, ld->path, v, "watch.repeats") < 0)
 		return -1;
-	v = ynode_get(n, "notify");
+	v = study_ynode_get(n, "notify");
 	if (v && study_parse_cmd_section(ld, &s->watch_notify, v, "watch.notify", notify_keys) < 0)
 		return -1;
 	return 0;
@@ -304,8 +304,8 @@ static int load_root(struct loader *ld, const struct ynode *root)
 
 	if (root->kind != YNODE_MAP)
 		return study_err(ld, root, "a study file must be a mapping, not %s",
-				 ynode_describe(root));
-	if (ynode_check_keys(ld->path, root, top_keys) < 0)
+				 study_ynode_describe(root));
+	if (study_ynode_check_keys(ld->path, root, top_keys) < 0)
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
 		const struct section *sec = &sections[i];
@@ -406,13 +406,13 @@ int study_load(struct study *out, const char *path)
 	if (read_study(&buf, &len, path) < 0)
 		goto out;
 	hash64_hex(out->hash, hash64(HASH64_INIT, buf, len));
-	if (ynode_load(&root, path, buf, len) < 0 || load_root(&ld, root) < 0)
+	if (study_ynode_load(&root, path, buf, len) < 0 || load_root(&ld, root) < 0)
 		goto out;
 	ret = 0;
 out:
 	if (ret < 0)
 		study_release(out);
-	ynode_free(root);
+	study_ynode_free(root);
 	free(buf);
 	return ret;
 }

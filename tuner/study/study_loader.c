@@ -10,7 +10,7 @@ int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, .
 	va_list ap;
 
 	va_start(ap, fmt);
-	ynode_verror(ld->path, n, fmt, ap);
+	study_ynode_verror(ld->path, n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -18,9 +18,9 @@ int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, .
 int study_want_map(const struct loader *ld, const struct ynode *n, const char *what,
 		   const char *const *known)
 {
-	if (ynode_want(ld->path, n, YNODE_MAP, what) < 0)
+	if (study_ynode_want(ld->path, n, YNODE_MAP, what) < 0)
 		return -1;
-	return ynode_check_keys(ld->path, n, known);
+	return study_ynode_check_keys(ld->path, n, known);
 }
 
 int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name)

@@ -27,15 +27,15 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 
 	if (study_want_map(ld, n, "objective", objective_keys) < 0)
 		return -1;
-	name = ynode_get(n, "name");
+	name = study_ynode_get(n, "name");
 	if (!name)
 		return study_err(ld, n, "objective without a name");
-	if (ynode_str(&o->name, ld->path, name, "objective name") < 0)
+	if (study_ynode_str(&o->name, ld->path, name, "objective name") < 0)
 		return -1;
 	if (!*o->name)
 		return study_err(ld, name, "empty objective name");
 	for (size_t j = 0; j < idx; j++) {
-		const struct ynode *other = ynode_get(seq->kids[j], "name");
+		const struct ynode *other = study_ynode_get(seq->kids[j], "name");
 
 		if (!strcmp(other->str, o->name))
 			return study_err(ld, name, "duplicate objective '%s' "
@@ -43,30 +43,30 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 	}
 
 	o->unit = xstrdup("");
-	v = ynode_get(n, "unit");
-	if (v && ynode_str(&o->unit, ld->path, v, "unit") < 0)
+	v = study_ynode_get(n, "unit");
+	if (v && study_ynode_str(&o->unit, ld->path, v, "unit") < 0)
 		return -1;
-	v = ynode_get(n, "goal");
+	v = study_ynode_get(n, "goal");
 	if (!v)
 		return study_err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
-	if (ynode_choice(&i, ld->path, v, "goal", goals) < 0)
+	if (study_ynode_choice(&i, ld->path, v, "goal", goals) < 0)
 		return -1;
 	o->maximize = i == 0;
-	v = ynode_get(n, "limit");
+	v = study_ynode_get(n, "limit");
 	if (v) {
-		if (ynode_double(&o->limit, ld->path, v, "limit") < 0)
+		if (study_ynode_double(&o->limit, ld->path, v, "limit") < 0)
 			return -1;
 		o->has_limit = 1;
 	}
 
-	from = ynode_get(n, "from");
+	from = study_ynode_get(n, "from");
 	o->from_size = !strcmp(o->name, "size");
 	if (from) {
-		if (ynode_choice(&i, ld->path, from, "from", sources) < 0)
+		if (study_ynode_choice(&i, ld->path, from, "from", sources) < 0)
 			return -1;
 		o->from_size = i == 1;
 	}
-	v = ynode_get(n, "parser");
+	v = study_ynode_get(n, "parser");
 	if (o->from_size) {
 		if (v)
 			return study_err(ld, v, "'parser' does not apply to the size "
@@ -77,7 +77,7 @@ static int parse_objective(struct loader *ld, struct objective *o, const struct 
 		return 0;
 	}
 	if (v) {
-		if (ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
+		if (study_ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
 		    study_check_parser(ld, v, o->parser) < 0)
 			return -1;
 	} else {
@@ -94,7 +94,7 @@ int study_parse_objectives(struct loader *ld, const struct ynode *key, const str
 {
 	struct study *s = ld->s;
 
-	if (ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
+	if (study_ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
 		return -1;
 	if (!n->nkids)
 		return study_err(ld, n, "'objectives' is empty");
