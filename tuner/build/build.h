@@ -65,7 +65,7 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 /*
  * Runs the build described by req. Any previous content of req->dir is
  * removed first (a partial build of an interrupted run). Fills out (caller
- * releases with build_record_release()) and returns 0 whatever the build's
+ * releases with journal_build_record_release()) and returns 0 whatever the build's
  * status; BUILD_ECANCELLED if cancelled (out left empty); -1 with message
  * on a system error.
  */

@@ -147,7 +147,7 @@ static size_t front_of(struct pareto_verdict *out, int *noisy, const struct run_
 
 	/* A size is known exactly; its spread over layout seeds is the
 	 * layouts', not noise. */
-	run_study_objs(po, s);
+	study_pareto_objs(po, s);
 	for (size_t q = 0; q < nconfigs * m; q++) {
 		ps[q].x = b[q].x;
 		/* Compared by layout-seed means where it has several. */
@@ -209,7 +209,7 @@ static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t
 		if (!atomic_load(&u->built) || !u->build)
 			complete = 0;
 		else if (u->build->status != BUILD_OK)
-			return build_status_name(u->build->status);
+			return journal_build_status_name(u->build->status);
 		else if (deploy_failed(ctx, u))
 			return "deploy-failed";
 		else if (!run_measures_complete(u))

@@ -583,11 +583,11 @@ void run_build_job(void *arg, int cancelled)
 		 * holds what was done. */
 		run_fail(ctx);
 		if (ret == 0)
-			build_record_release(&rec);
+			journal_build_record_release(&rec);
 		run_profile_done(u);
 		return;
 	}
-	build_record_release(&rec);
+	journal_build_record_release(&rec);
 	u->build = journal_find_build(ctx->j, u->key);
 	atomic_fetch_add(&ctx->builds_done, 1);
 	if (u->build->status != BUILD_OK)

@@ -96,16 +96,6 @@ static void observe(struct strategy_trail *t, size_t from, const struct study *s
 	free(round);
 }
 
-void run_study_objs(struct pareto_obj *objs, const struct study *s)
-{
-	for (size_t k = 0; k < s->nobjectives; k++) {
-		objs[k].maximize = s->objectives[k].maximize;
-		objs[k].has_limit = s->objectives[k].has_limit;
-		objs[k].limit = s->objectives[k].limit;
-		objs[k].exact = s->objectives[k].from_size;
-	}
-}
-
 char *run_search_describe(const struct strategy_ops *ops, void *st, const struct study *s,
 			  struct strategy_trail *trail)
 {
@@ -154,7 +144,7 @@ int run_search(struct run_result *out, const struct study *s, const struct run_o
 		free(objs);
 		return tn_error("a search in batches builds one revision, not %zu", opts->nrevs);
 	}
-	run_study_objs(objs, s);
+	study_pareto_objs(objs, s);
 	prob.s = &s->space;
 	prob.objs = objs;
 	prob.nobjs = s->nobjectives;
