@@ -268,7 +268,7 @@ static int measure_once(struct mjob *m)
 		e.uarch = uarch;
 		e.uarch_plugin = ua_plugin_path();
 	}
-	env = env_build(&e);
+	env = cmd_env_build(&e);
 	switch (lab_prepare(ctx, m->testbed, u, env, &why)) {
 	case LAB_CANCEL:
 		goto out;
@@ -310,7 +310,7 @@ static int measure_once(struct mjob *m)
 	measure_run_release(&rec);
 out:
 	free(why);
-	env_free(env);
+	cmd_env_free(env);
 	return requeued;
 }
 
