@@ -39,7 +39,7 @@ static int rd_bad(struct reader *rd, const char *field, const char *fmt, ...)
 	int first;
 
 	va_start(ap, fmt);
-	first = json_first_bad(&rd->bad, what, sizeof(what), fmt, ap);
+	first = jsonkind_first_bad(&rd->bad, what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (!first)
 		return -1;
@@ -55,7 +55,7 @@ static const char *rd_str(struct reader *rd, json_t *o, const char *k, int requi
 	if (json_is_string(v))
 		return json_string_value(v);
 	if (v && !json_is_null(v))
-		rd_bad(rd, k, "must be a string, not %s", json_kind(v));
+		rd_bad(rd, k, "must be a string, not %s", jsonkind_name(v));
 	else if (required)
 		rd_bad(rd, k, "is missing");
 	return NULL;
@@ -92,7 +92,7 @@ static double rd_num(struct reader *rd, json_t *o, const char *k, double min)
 	if (!v || json_is_null(v))
 		return NAN;
 	if (!json_is_number(v)) {
-		rd_bad(rd, k, "must be a number or null, not %s", json_kind(v));
+		rd_bad(rd, k, "must be a number or null, not %s", jsonkind_name(v));
 		return NAN;
 	}
 	d = json_number_value(v);
@@ -113,7 +113,7 @@ static long long rd_int(struct reader *rd, json_t *o, const char *k, long long m
 	if (!v)
 		return 0;
 	if (!json_is_integer(v)) {
-		rd_bad(rd, k, "must be an integer, not %s", json_kind(v));
+		rd_bad(rd, k, "must be an integer, not %s", jsonkind_name(v));
 		return 0;
 	}
 	n = json_integer_value(v);
@@ -143,7 +143,7 @@ static void rd_applied(struct reader *rd, struct applied *a, json_t *o)
 	size_t i;
 
 	if (!json_is_object(o)) {
-		rd_bad(rd, "applied", "must be an object, not %s", json_kind(o));
+		rd_bad(rd, "applied", "must be an object, not %s", jsonkind_name(o));
 		return;
 	}
 	if (!json_is_array(flags)) {
@@ -164,7 +164,7 @@ static void rd_applied(struct reader *rd, struct applied *a, json_t *o)
 		const char *flag;
 
 		if (!json_is_object(f)) {
-			rd_bad(rd, "applied.flags", "must hold objects, not %s", json_kind(f));
+			rd_bad(rd, "applied.flags", "must hold objects, not %s", jsonkind_name(f));
 			return;
 		}
 		flag = rd_str(rd, f, "flag", 1);
@@ -228,7 +228,7 @@ static int parse_measure(struct measure_record *r, struct reader *rd)
 	rd_fixed(rd, r->config_id, sizeof(r->config_id), o, "config", 0, 1);
 	rd_fixed(rd, r->mkey, sizeof(r->mkey), o, "mkey", 0, 1);
 	if (values && !json_is_object(values))
-		rd_bad(rd, "values", "must be an object, not %s", json_kind(values));
+		rd_bad(rd, "values", "must be an object, not %s", jsonkind_name(values));
 	r->testbed = xstrdup(testbed ? testbed : "");
 	r->run = (unsigned)rd_int(rd, o, "run", 0, INT32_MAX);
 	r->ok = rd_bool(rd, o, "ok");
@@ -251,7 +251,7 @@ static int parse_measure(struct measure_record *r, struct reader *rd)
 			r->values[i - 1] = json_number_value(v);
 		} else if (!json_is_null(v)) {
 			rd_bad(rd, "values", "must map names to numbers or null; '%.40s' is %s",
-			       name, json_kind(v));
+			       name, jsonkind_name(v));
 		} else if (r->ok) {
 			rd_bad(rd, "values", "has no value for '%.40s' in a record marked ok", name);
 		}
