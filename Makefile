@@ -44,10 +44,10 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude -Ituner 
 ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lpthread -lm
 
-# tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin.c:
+# tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin*.c:
 # the QEMU glue of the plugin (below). Every other tuner/*/*.c is libtuner.a.
 CLI_SRC := $(wildcard tuner/cli/*.c)
-PLUGIN_GLUE := tuner/uarch/qemu_plugin.c
+PLUGIN_GLUE := tuner/uarch/qemu_plugin.c tuner/uarch/qemu_plugin_files.c
 LIB_DIRS := run report build journal study search analysis formats uarch sys
 LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard $(LIB_DIRS:%=tuner/%/*.c)))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
@@ -63,7 +63,7 @@ TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 # qemu-plugin.h comes from Debian's qemu source (scripts/qemu-plugin-h.sh).
 PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.c \
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
-PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h
+PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h tuner/uarch/qemu_plugin_priv.h
 
 .PHONY: pkg-check cmocka-check test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
