@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* runner: see include/tuner/runner.h */
+/* runner: see include/tuner/runner.h (the environments: runner_env.c) */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

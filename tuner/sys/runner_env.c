@@ -29,6 +29,7 @@ static int env_has_name(const char *const *env, const char *s)
 	return 0;
 }
 
+/* The child's environment: runner_priv.h says what goes in. */
 char **runner_child_env(const struct runner_opts *opts, const char *mark)
 {
 	size_t n = 0, len = 0;
