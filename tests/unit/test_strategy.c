@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for strategy: hypervolume, ranks, and the ask/tell strategies
- * (budgets, distinct proposals, determinism and replay, hard limits,
+/* Unit tests for strategy: the ask/tell strategies (budgets, distinct proposals, determinism and replay, hard limits,
  * failures, large spaces) on a synthetic oracle; the first proposal of the
  * surrogate and of nsga2 (the baseline), and the surrogate's screening when
  * the dimensions outnumber the observations. */
@@ -18,47 +17,6 @@
 #include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "search/surrogate_priv.h"
-
-static void test_strategy__hypervolume(void **state)
-{
-	const double p2[] = { 1, 3, 2, 2, 3, 1 }, r2[] = { 4, 4 };
-	const double p2d[] = { 1, 3, 2, 2, 3, 1, 3, 3, 5, 0 }, r3[] = { 2, 3, 4 };
-	const double p3[] = { 1, 1, 1 }, q3[] = { 0, 0, 1, 1, 1, 0 }, rq[] = { 2, 2, 2 };
-	const double p1[] = { 3, 1, 2 }, r1[] = { 5 };
-
-	(void)state;
-	assert_true(fabs(pareto_hypervolume(p2, 3, 2, r2) - 6) < 1e-12);
-	/* A dominated point and one outside the box add nothing. */
-	assert_true(fabs(pareto_hypervolume(p2d, 5, 2, r2) - 6) < 1e-12);
-	assert_true(fabs(pareto_hypervolume(p3, 1, 3, r3) - 6) < 1e-12);
-	/* Two boxes of 4 and 2 that share 1. */
-	assert_true(fabs(pareto_hypervolume(q3, 2, 3, rq) - 5) < 1e-12);
-	assert_true(fabs(pareto_hypervolume(p1, 3, 1, r1) - 4) < 1e-12);
-	assert_true(pareto_hypervolume(p1, 0, 1, r1) == 0);
-}
-
-static void test_strategy__ranks(void **state)
-{
-	/* minimised: a=(1,1) dominates b=(2,2) dominates c=(3,3); d=(0,5)
-	 * is on the first front; e is infeasible. */
-	const double y[] = { 1, 1, 2, 2, 3, 3, 0, 5, 0, 0 };
-	const double viol[] = { 0, 0, 0, 0, 1 };
-	const double se[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-	const double sewide[] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
-	int rank[5];
-
-	(void)state;
-	pareto_rank(rank, y, se, viol, 5, 2);
-	assert_int_equal(rank[0], 0);
-	assert_int_equal(rank[1], 1);
-	assert_int_equal(rank[2], 2);
-	assert_int_equal(rank[3], 0);
-	assert_int_equal(rank[4], 3);
-	/* Within noise (2 sqrt(1 + 1) > 1), a no longer dominates b. */
-	pareto_rank(rank, y, sewide, viol, 5, 2);
-	assert_int_equal(rank[0], 0);
-	assert_int_equal(rank[1], 0);
-}
 
 /* ---- A synthetic oracle: 8 dimensions like bench/search's space ---- */
 
@@ -881,8 +839,6 @@ static void test_strategy__names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strategy__hypervolume),
-		cmocka_unit_test(test_strategy__ranks),
 		cmocka_unit_test(test_strategy__budget_distinct),
 		cmocka_unit_test(test_strategy__exhausts),
 		cmocka_unit_test(test_strategy__replay),
