@@ -25,10 +25,11 @@ struct term {
 };
 
 /*
- * A fitted model, by surrogate_model_fit(); release with surrogate_model_release(). Column 0
- * of each fit is the intercept, column 1 + j term j; the main effects come
- * first, dimension by dimension and value by value (so a dimension's
- * columns are where surrogate_main_terms() puts them), interactions after them.
+ * A fitted model, by surrogate_model_fit(); release with
+ * surrogate_model_release(). Column 0 of each fit is the intercept, column
+ * 1 + j term j; the main effects come first, dimension by dimension and
+ * value by value (so a dimension's columns are where surrogate_main_terms()
+ * puts them), interactions after them.
  */
 struct model {
 	struct term *terms;
@@ -38,7 +39,7 @@ struct model {
 	/* nobjs x ndims: how clearly each dimension matters to each
 	 * objective, its screening statistic (its largest difference between
 	 * two values' effects, in standard errors) over the permutation null's
-	 * threshold (surrogate_model.c, screen()): above 1 it matters; 0 when
+	 * threshold (surrogate_screen.c, screen()): above 1 it matters; 0 when
 	 * it could not be told (no value to change, too few observations). */
 	double *clear;
 	int *matters;   /* ndims: matters to some objective */
