@@ -9,16 +9,16 @@
 #include "tuner/stats.h"
 #include "tuner/util.h"
 
+int pareto_breaks_limit(const struct pareto_obj *o, double v)
+{
+	return o->has_limit && (o->maximize ? v < o->limit : v > o->limit);
+}
+
 static int feasible(const double *v, const struct pareto_obj *objs, size_t nobjs)
 {
-	for (size_t k = 0; k < nobjs; k++) {
-		if (isnan(v[k]))
+	for (size_t k = 0; k < nobjs; k++)
+		if (isnan(v[k]) || pareto_breaks_limit(&objs[k], v[k]))
 			return 0;
-		if (!objs[k].has_limit)
-			continue;
-		if (objs[k].maximize ? v[k] < objs[k].limit : v[k] > objs[k].limit)
-			return 0;
-	}
 	return 1;
 }
 

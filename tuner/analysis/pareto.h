@@ -24,6 +24,9 @@ struct pareto_obj {
 	                 never under noise (a size in bytes) */
 };
 
+/* 1 when value v breaks o's hard limit (never when o has none). */
+int pareto_breaks_limit(const struct pareto_obj *o, double v);
+
 /* values: npoints rows of nobjs doubles. out_front[i] = 1 if point i is on
  * the front, else 0. out_feasible (may be NULL) gets feasibility. Returns the
  * number of points on the front. */

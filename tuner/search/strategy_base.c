@@ -115,10 +115,7 @@ void strategy_points(double *out, int *feasible, const struct pareto_obj *objs, 
 			double v = obs[i].failed ? NAN : obs[i].value[k];
 
 			out[i * nobjs + k] = objs[k].maximize ? -v : v;
-			if (!isfinite(v))
-				ok = 0;
-			else if (objs[k].has_limit &&
-				 (objs[k].maximize ? v < objs[k].limit : v > objs[k].limit))
+			if (!isfinite(v) || pareto_breaks_limit(&objs[k], v))
 				ok = 0;
 		}
 		feasible[i] = ok;
@@ -137,10 +134,8 @@ double strategy_violation(const struct problem *p, const struct strategy_obs *o)
 
 		if (!isfinite(x))
 			return HUGE_VAL;
-		if (!ob->has_limit)
-			continue;
 		scale = fabs(ob->limit) > 0 ? fabs(ob->limit) : 1;
-		if (ob->maximize ? x < ob->limit : x > ob->limit)
+		if (pareto_breaks_limit(ob, x))
 			v += fabs(x - ob->limit) / scale;
 	}
 	return v;
@@ -150,16 +145,15 @@ int strategy_feasible(const struct problem *p, const double *y)
 {
 	for (size_t k = 0; k < p->nobjs; k++) {
 		const struct pareto_obj *o = &p->objs[k];
-		double v = o->maximize ? -y[k] : y[k];
 
-		if (o->has_limit && (o->maximize ? v < o->limit : v > o->limit))
+		if (pareto_breaks_limit(o, o->maximize ? -y[k] : y[k]))
 			return 0;
 	}
 	return 1;
 }
 
-size_t strategy_usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
-			    size_t m)
+size_t strategy_usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs,
+			    size_t nobs, size_t m)
 {
 	size_t n = 0;
 
