@@ -44,10 +44,10 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS_VARIANT) -Iinclude -Ituner 
 ALL_LDFLAGS = $(CFLAGS_VARIANT) $(LDFLAGS)
 LIBS = $(PKG_LIBS) -lpthread -lm
 
-# tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin.c:
+# tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin*.c:
 # the QEMU glue of the plugin (below). Every other tuner/*/*.c is libtuner.a.
 CLI_SRC := $(wildcard tuner/cli/*.c)
-PLUGIN_GLUE := tuner/uarch/qemu_plugin.c
+PLUGIN_GLUE := tuner/uarch/qemu_plugin.c tuner/uarch/qemu_plugin_files.c
 LIB_DIRS := run report build journal study search analysis formats uarch sys
 LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard $(LIB_DIRS:%=tuner/%/*.c)))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)
@@ -63,21 +63,35 @@ TSAN_TESTS := test_pool test_runner test_journal test_gitsrc
 # qemu-plugin.h comes from Debian's qemu source (scripts/qemu-plugin-h.sh).
 PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.c \
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
-PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h
+PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h tuner/uarch/qemu_plugin_priv.h
 
-.PHONY: test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
+.PHONY: pkg-check cmocka-check test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
 plugin: $(B)/tuner-uarch.so
 
-$(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj
+$(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj pkg-check
 	@inc=$$(scripts/qemu-plugin-h.sh) && \
 	echo "$(CC) -shared -fPIC ... -o $@" && \
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -Ituner/uarch -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
-$(B)/obj/%.o: tuner/%.c | $(B)/obj
+# Before the first compiler error on a new machine, one line saying what
+# to run. Goals that install the packages first (deps, test, demo, ...)
+# run the check after make deps.
+DEPS_GOALS := deps test demo test-kernel test-kernel-pgo bench-kernel test-lab test-cluster fuzz bench
+pkg-check: $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),deps)
+	@command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) || { \
+		echo "tuner: missing libgit2/libyaml/jansson development packages: run 'make deps' (or 'make test' / 'make demo', which install them)" >&2; \
+		exit 1; }
+
+cmocka-check: $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),deps)
+	@pkg-config --exists cmocka 2>/dev/null || { \
+		echo "tuner: missing the cmocka development package for the unit tests: run 'make deps' (or 'make test', which installs it)" >&2; \
+		exit 1; }
+
+$(B)/obj/%.o: tuner/%.c | $(B)/obj pkg-check
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -91,7 +105,7 @@ $(B)/libtuner.a: $(LIB_OBJ)
 $(B)/tuner: $(CLI_OBJ) $(B)/libtuner.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) $(B)/libtuner.a $(LIBS)
 
-$(B)/test_%: tests/unit/test_%.c $(B)/libtuner.a
+$(B)/test_%: tests/unit/test_%.c $(B)/libtuner.a | cmocka-check
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libtuner.a -lcmocka $(LIBS)
 
 deps:

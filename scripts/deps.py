@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The dependencies between tuner/'s files, from the built objects.
 
-    scripts/deps.py [--obj build/release/obj] [--list] [--strict]
+    scripts/deps.py [--obj build/release/obj] [--layers a,b,...] [--list] [--strict]
 
 A file depends on another when its object file uses a global symbol the
 other's object defines (nm: U against T/D/B/R). Each folder of tuner/ is a
@@ -10,12 +10,20 @@ layer, in the order LAYERS gives (top first); a dependency "runs back up"
 when it goes from a folder to one above it. A circle is a set of files
 that reach each other (a strongly connected component of two or more).
 
+A file's #include of a header counts the same way: a header belongs to
+the folder of the source it declares (include/tuner/X.h: tuner/*/X.c or
+X_*.c; tuner/F/X.h: F), and an include runs back up when that folder is
+above the including file's.
+
 Prints one line of counts; --list names every dependency that runs back
 up and every circle; --strict exits 1 when there is any of either (what
 make check runs). Run `make` first: it reads build/<variant>/obj.
+--layers gives another order of folders (top first), e.g. for the objects
+of an older tree: --layers cli,pipeline,analysis,formats,uarch,sys.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 
@@ -68,6 +76,45 @@ def layer(f):
     return LAYERS.index(d) if d in LAYERS else -1
 
 
+def header_owner(hdr):
+    """The folder a header belongs to, or None."""
+    parts = hdr.split("/")
+    if parts[0] == "tuner" and len(parts) == 3:
+        return parts[1]
+    stem = os.path.basename(hdr)[:-2]
+    for d in LAYERS:
+        if os.path.exists(f"tuner/{d}/{stem}.c"):
+            return d
+    for d in LAYERS:
+        if os.path.isdir(f"tuner/{d}") and any(
+                n.startswith(stem + "_") and n.endswith(".c")
+                for n in os.listdir(f"tuner/{d}")):
+            return d
+    return None
+
+
+INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
+
+
+def includes():
+    """(file, header) for each #include of a project header in tuner/."""
+    out = []
+    for root, _, names in os.walk("tuner"):
+        for n in sorted(names):
+            if not n.endswith((".c", ".h")):
+                continue
+            f = os.path.join(root, n)
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+            for name in INCLUDE.findall(text):
+                for cand in (os.path.join(root, name), "tuner/" + name,
+                             "include/" + name):
+                    if os.path.exists(cand):
+                        out.append((f, os.path.normpath(cand)))
+                        break
+    return out
+
+
 def circles(nodes, edges):
     """Strongly connected components of two or more files (Tarjan)."""
     succ = {n: [] for n in nodes}
@@ -110,7 +157,10 @@ def main():
     ap.add_argument("--obj", default="build/release/obj")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--layers", help="folders, top first, comma-separated")
     a = ap.parse_args()
+    if a.layers:
+        LAYERS[:] = a.layers.split(",")
     if not os.path.isdir(a.obj):
         sys.exit(f"deps.py: {a.obj}: no such directory (run make first)")
     nodes, edges = graph(a.obj)
@@ -121,15 +171,24 @@ def main():
     circ = circles(nodes, edges)
     inside = sum(1 for x, y in edges
                  if any(x in c and y in c for c in circ))
+    inc_up = []
+    for f, h in includes():
+        o = header_owner(h)
+        if o in LAYERS and folder(f) in LAYERS and \
+                LAYERS.index(o) < LAYERS.index(folder(f)):
+            inc_up.append((f, h))
     print(f"deps: {len(nodes)} files, {len(edges)} dependencies, "
           f"{len(up)} run back up a folder, {len(circ)} circles "
-          f"({inside} dependencies inside them)")
+          f"({inside} dependencies inside them), "
+          f"{len(inc_up)} includes of a header of a folder above")
     if a.list:
         for x, y in up:
             print(f"  up: {x} -> {y}")
         for c in circ:
             print("  circle: " + " ".join(c))
-    if a.strict and (up or circ):
+        for f, h in inc_up:
+            print(f"  include up: {f} -> {h}")
+    if a.strict and (up or circ or inc_up):
         sys.exit(1)
 
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The whole test suite (what `make test` and .ci/run run): unit tests plain
+# The whole test suite (what `make test` and .ci/run run): the layout
+# check (HACKING.md's tree against the files), unit tests plain
 # and under ASan+UBSan, the threaded modules under TSan, the fuzz targets'
 # seeds and regressions, end-to-end tests on
 # the release binary and again on the ASan+UBSan binary (but for the three
@@ -36,6 +37,9 @@ step() {
 	rm -f "$log"
 }
 
+# HACKING.md's tree is the one copy of the layout: every file under tuner/
+# and include/ in it, nothing in it that does not exist.
+step "layout (HACKING.md tree)" scripts/check-tree.py
 step "build + unit (release)" make -s -j"$jobs" VARIANT=release all unit
 step "unit (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" VARIANT=asan unit
 step "threaded modules (TSan)" make -s -j"$jobs" tsan

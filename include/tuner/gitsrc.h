@@ -9,7 +9,8 @@
  * touch `path` share one export and one build cache key. Uncommitted changes
  * never reach an export unless dirty is set.
  *
- * gitsrc_range() lists the commits between two revisions for tuner bisect.
+ * gitsrc_range() lists the commits between two revisions for tuner bisect;
+ * gitsrc_blob_id() is git's id of some bytes (the code id, codeid.h).
  *
  * libgit2 is used here and nowhere else. Thread-safe (each call opens its own
  * repository handle).
@@ -56,6 +57,11 @@ void gitsrc_release(struct gitsrc *g);
  * nothing. opts->dest_root and opts->dirty are ignored. 0, or -1 / a named
  * negative with message. For `tuner check`. */
 int gitsrc_resolve(char commit[41], const struct gitsrc_opts *opts);
+
+/* git's id of a blob holding the len bytes at data (git hash-object; data
+ * may be NULL when len is 0), as 40 hex digits and a NUL into out. No
+ * repository needed. 0, or -1 with message. */
+int gitsrc_blob_id(char out[41], const void *data, size_t len);
 
 /* ---- The commits between two revisions, for tuner bisect ---- */
 

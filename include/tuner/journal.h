@@ -48,7 +48,7 @@ enum build_status { BUILD_OK = 0, BUILD_FAILED, BUILD_TIMEOUT, BUILD_TRAIN_FAILE
 		    BUILD_NO_ARTIFACT, BUILD_SIZE_FAILED };
 
 /* Name of a status as written in the journal ("ok", "failed", ...). */
-const char *build_status_name(enum build_status s);
+const char *journal_build_status_name(enum build_status s);
 
 struct build_record {
 	char key[17];       /* build cache key */
@@ -114,7 +114,7 @@ enum tb_event { TB_DEPLOY, TB_READY, TB_REBOOT, TB_RECOVER, TB_BOOT_FAILED, TB_F
 		TB_QUARANTINE, TB_NEVENTS };
 
 /* Name of an event as written in the journal ("deploy", "boot-failed"...). */
-const char *tb_event_name(enum tb_event e);
+const char *journal_tb_event_name(enum tb_event e);
 
 struct testbed_record {
 	char *testbed;
@@ -185,8 +185,8 @@ int journal_torn(struct journal *j);
 void journal_close(struct journal *j);
 
 /* Releases the fields of a record (not the struct). */
-void build_record_release(struct build_record *r);
-void measure_record_release(struct measure_record *r);
-void testbed_record_release(struct testbed_record *r);
+void journal_build_record_release(struct build_record *r);
+void journal_measure_record_release(struct measure_record *r);
+void journal_testbed_record_release(struct testbed_record *r);
 
 #endif

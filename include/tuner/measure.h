@@ -16,7 +16,7 @@
 struct measure_request {
 	const struct study *study;
 	size_t testbed;   /* index into study->testbeds */
-	char *const *env; /* the commands' environment (runner.h env_build()) */
+	char *const *env; /* the commands' environment (runner.h cmd_env_build()) */
 	const char *dir;  /* the build's directory: where they run and log */
 	/* Values replaced with "***" in what the command logs (lab.h). */
 	char *const *secrets;

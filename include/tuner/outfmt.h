@@ -3,7 +3,8 @@
  * outfmt: the output formats of the commands that print tables (effects,
  * defaults): aligned text for a terminal, GitHub Markdown for a mailing
  * list or a pull request, JSON for programs (which the commands build
- * with jansson; this module names the format and lays out tables).
+ * with jansson; this module names the format and lays out tables); and
+ * the escaping of a CSV field, for the files that the runs write.
  *
  * A table is cells added row by row (the first row is the header); it
  * prints as text columns padded to their widest cell (counted in UTF-8
@@ -39,6 +40,11 @@ void outfmt_cell(struct outfmt_table *t, const char *fmt, ...)
  * short of cells is completed with empty ones. */
 void outfmt_table_print(FILE *f, const struct outfmt_table *t, enum outfmt fmt);
 void outfmt_table_release(struct outfmt_table *t);
+
+/* Appends v to sb as one CSV field (RFC 4180: quoted, with its quotes
+ * doubled, when it holds a comma, a quote or a line break). */
+struct strbuf;
+void outfmt_csv_field(struct strbuf *sb, const char *v);
 
 /* The number of characters of UTF-8 text s (its bytes less continuation
  * bytes). */

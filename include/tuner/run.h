@@ -257,11 +257,6 @@ int run_study(struct run_result *out, const struct study *s, const struct run_op
  */
 int run_search(struct run_result *out, const struct study *s, const struct run_opts *opts);
 
-/* The study's objectives as a front compares them (goal, hard limit;
- * exact: the size objective), into objs (s->nobjectives, the caller's):
- * what the strategies are given. */
-struct pareto_obj;
-void run_study_objs(struct pareto_obj *objs, const struct study *s);
 /* What strategy ops (state st) learnt from the trail of a search of study
  * s, one line per objective ("speed: -fa +3.1%, ..."), or NULL when it has
  * nothing to say (no describe, nothing proposed). Caller frees with

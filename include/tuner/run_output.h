@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report: the results of a run for people (a table on a FILE) and for
- * programs (pareto.json).
+ * programs (pareto.json; results.csv: run_output_csv.c).
  */
 #ifndef TUNER_REPORT_H
 #define TUNER_REPORT_H
@@ -70,7 +70,7 @@ struct json_t *report_json_doc(const struct study *s, const struct run_result *r
  */
 int report_csv(const struct study *s, const struct run_result *r, const char *path);
 
-/* ---- report_testbeds.c: the per-testbed breakdown ---- */
+/* ---- run_output_testbeds.c: the per-testbed breakdown ---- */
 
 /* Whether r has one to show: several testbeds, or a lifecycle (deploys,
  * faults, recoveries, a quarantine). */

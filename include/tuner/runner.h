@@ -136,12 +136,12 @@ int runner_run(struct runner *r, const struct runner_opts *opts);
  */
 void runner_set_warn(void (*fn)(const char *line));
 
-/* ---- study commands: the TUNER_* environment and /bin/sh ---- */
+/* ---- study commands: the TUNER_* environment (runner_env.c), /bin/sh ---- */
 
 /*
  * The environment of a study command: a NULL-terminated array of
  * "TUNER_X=value" strings. Fields that are NULL are left out. Caller frees
- * with env_free().
+ * with cmd_env_free().
  */
 struct cmd_env {
 	const char *flags, *src, *out, *pgo, *profile_dir, *artifact, *testbed,
@@ -153,8 +153,8 @@ struct cmd_env {
 	 * tuner's own; NULL-terminated, or NULL: none. Not copied. */
 	char *const *extra;
 };
-char **env_build(const struct cmd_env *e);
-void env_free(char **env);
+char **cmd_env_build(const struct cmd_env *e);
+void cmd_env_free(char **env);
 
 /*
  * Runs `/bin/sh -c command` in directory cwd (NULL: the tuner's) with env,
@@ -163,8 +163,8 @@ void env_free(char **env);
  * the log, and r->result.out_truncated says so). Result in r (release with
  * runner_release). 0, or -1 with message when it could not be started.
  */
-int run_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
-	      const char *log, size_t capture, double timeout);
+int runner_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
+		 const char *log, size_t capture, double timeout);
 
 /* What a measure or size command may print (its numbers are read from the
  * whole output, so more is an error, not a prefix to parse), and what a

@@ -105,16 +105,7 @@ const char *strategy_names(void);
 #define STRATEGY_MAX_BATCH 4096
 
 /*
- * Hypervolume of the points pts[0 .. n) (rows of m values, every objective
- * minimised) dominated within the box up to ref (m values): the Lebesgue
- * measure of the union of [p, ref]. Points not strictly below ref in
- * every objective add nothing. Exact: a sweep for m <= 2, slicing by the
- * first objective above (fine for fronts of a few hundred points).
- */
-double strategy_hypervolume(const double *pts, size_t n, size_t m, const double *ref);
-
-/*
- * The observations as points to minimise, for hypervolumes: out (nobs
+ * The observations as points to minimise, for pareto_hypervolume(): out (nobs
  * rows of nobjs, caller's) gets each value negated where its objective is
  * maximised; feasible[i] (caller's) is 1 when observation i did not fail,
  * has every value finite and meets every hard limit.

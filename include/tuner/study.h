@@ -373,4 +373,10 @@ void study_release(struct study *s);
  */
 int study_check_plan(const struct study *s, uint64_t budget, size_t nrevs);
 
+/* The study's objectives as a front compares them (goal, hard limit;
+ * exact: the size objective), into objs (s->nobjectives, the caller's):
+ * what the strategies are given. */
+struct pareto_obj;
+void study_pareto_objs(struct pareto_obj *objs, const struct study *s);
+
 #endif

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * util: errors, memory, strings, hashing, a seeded RNG and the cancellation
- * flag. Everything here is safe to call from any thread.
+ * util: errors, memory, strings, hashing, a seeded RNG, files, the
+ * cancellation flag. Everything here is safe to call from any thread.
+ *
+ * One header for the base layer that every file uses; each section names
+ * the file of tuner/sys/ that implements it (error.c, alloc.c, strbuf.c,
+ * hash.c, rng.c, files.c, tree.c, lock.c, process.c, strconv.c).
  *
  * Errors: a function that fails sets one message with tn_error() (kept per
  * thread) and returns -1; the command layer prints it once with tn_errmsg().
@@ -21,6 +25,8 @@
 #define TUNER_VERSION "0.1.0"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- errors: error.c ---- */
 
 /* The kinds of error: exit 2 and exit 1. */
 enum tn_errkind { TN_ERR_RUNTIME, TN_ERR_INPUT };
@@ -52,11 +58,7 @@ enum tn_errkind tn_errkind(void);
 int tn_error_set(enum tn_errkind kind, const char *msg);
 void tn_error_clear(void);
 
-/* A duration as "1h02m", "3m05s" or "12s" into buf. */
-void format_duration(char *buf, size_t len, double seconds);
-/* A duration "8h", "90m", "1h30m", "45s", "2d" or "600" (seconds) into
- * *out (seconds): 0, or -1 when s is not one. */
-int parse_duration(double *out, const char *s);
+/* ---- allocation: alloc.c ---- */
 
 /* Allocation: abort on out-of-memory. Caller frees with free(). */
 void *xmalloc(size_t n);
@@ -76,6 +78,8 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 		} \
 	} while (0)
 
+/* ---- strbuf: strbuf.c ---- */
+
 /* A growable, always NUL-terminated byte string (git's strbuf). */
 struct strbuf {
 	char *buf; /* never NULL after any strbuf_add*; "" before */
@@ -83,6 +87,8 @@ struct strbuf {
 	size_t alloc;
 };
 #define STRBUF_INIT { .buf = NULL, .len = 0, .alloc = 0 }
+/* Makes room for extra more bytes (and the NUL) without changing sb. */
+void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
@@ -93,6 +99,8 @@ char *strbuf_detach(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 /* buf or "" when nothing was added yet. */
 const char *strbuf_str(const struct strbuf *sb);
+
+/* ---- hashing: hash.c ---- */
 
 /* 64-bit FNV-1a, continuing from h (start with HASH64_INIT). */
 #define HASH64_INIT 0xcbf29ce484222325ULL
@@ -118,6 +126,8 @@ struct u64set {
 int u64set_add(struct u64set *set, uint64_t v);
 void u64set_release(struct u64set *set);
 
+/* ---- random numbers: rng.c ---- */
+
 /* xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018). */
 struct rng {
 	uint64_t s[4];
@@ -129,33 +139,16 @@ uint64_t rng_below(struct rng *r, uint64_t n);
 /* Uniform in [0, 1). */
 double rng_double(struct rng *r);
 
-/* Files. */
+/* ---- files: files.c ---- */
+
 /* mkdir -p; 0 or -1 with message. */
 int mkdir_p(const char *path);
-/* rm -rf (does not follow links); 0 or -1 with message. Missing is fine. */
-int remove_tree(const char *path);
-/* cp -rp: copies the tree at from (files, directories, symbolic links)
- * to to, which must not exist, keeping modes and modification times;
- * 0 or -1 with message. */
-int copy_tree(const char *from, const char *to);
-/* A 64-bit hash of the tree at path (hex into out): every entry's name
- * relative to path, in sorted order, its type, and a file's bytes or a
- * link's target; not modes or times. 0 or -1 with message. */
-int tree_hash(char out[17], const char *path);
 /* Whole file, NUL-terminated; *out caller frees with free(). Only a
  * regular file (or a link to one) is read: a FIFO, a device such as
  * /dev/zero or a directory is refused at once, and so is a file larger
  * than READ_FILE_MAX bytes, with a message that says which. */
 #define READ_FILE_MAX ((size_t)1 << 30)
 int read_file(char **out, size_t *len, const char *path);
-/*
- * One writer per directory: takes an exclusive lock (flock) on dir/lock,
- * writing this process's pid into it, and keeps it until *fd is closed
- * (or the process ends, however it ends). 0 with *fd set; -1 with a
- * message naming the holder's pid when another process holds it, or
- * with the error. Caller closes *fd to release.
- */
-int dir_lock(int *fd, const char *dir);
 /* Writes all of data to fd (retrying short writes and EINTR); -1 with
  * errno set. */
 int write_all(int fd, const void *data, size_t len);
@@ -175,6 +168,32 @@ void log_append(const char *path, const char *fmt, const char *what);
 /* Directory part of path ("." if none). Caller frees with free(). */
 char *path_dirname(const char *path);
 
+/* ---- directory trees: tree.c ---- */
+
+/* rm -rf (does not follow links); 0 or -1 with message. Missing is fine. */
+int remove_tree(const char *path);
+/* cp -rp: copies the tree at from (files, directories, symbolic links)
+ * to to, which must not exist, keeping modes and modification times;
+ * 0 or -1 with message. */
+int copy_tree(const char *from, const char *to);
+/* A 64-bit hash of the tree at path (hex into out): every entry's name
+ * relative to path, in sorted order, its type, and a file's bytes or a
+ * link's target; not modes or times. 0 or -1 with message. */
+int tree_hash(char out[17], const char *path);
+
+/* ---- locks: lock.c ---- */
+
+/*
+ * One writer per directory: takes an exclusive lock (flock) on dir/lock,
+ * writing this process's pid into it, and keeps it until *fd is closed
+ * (or the process ends, however it ends). 0 with *fd set; -1 with a
+ * message naming the holder's pid when another process holds it, or
+ * with the error. Caller closes *fd to release.
+ */
+int dir_lock(int *fd, const char *dir);
+
+/* ---- this process: process.c ---- */
+
 /* Monotonic clock, seconds. */
 double now_seconds(void);
 /* Number of online CPUs, >= 1. */
@@ -191,8 +210,15 @@ void tn_cancel_reset(void); /* for tests */
  * measurement): nothing done to record, no message; -1 stays an error. */
 #define TN_ECANCELLED (-2)
 
+/* ---- numbers and durations in text: strconv.c ---- */
+
 /* Parses a decimal/float in full ("12", "1e3", "0.5"); 0 or -1 (no message). */
 int parse_double(double *out, const char *s);
 int parse_u64(uint64_t *out, const char *s);
+/* A duration as "1h02m", "3m05s" or "12s" into buf. */
+void format_duration(char *buf, size_t len, double seconds);
+/* A duration "8h", "90m", "1h30m", "45s", "2d" or "600" (seconds) into
+ * *out (seconds): 0, or -1 when s is not one. */
+int parse_duration(double *out, const char *s);
 
 #endif

@@ -703,6 +703,18 @@ static void test_gitsrc__range_errors(void **state)
 	free(head);
 }
 
+/* git hash-object's ids, with no repository. */
+static void test_gitsrc__blob_id(void **state)
+{
+	char id[41];
+
+	(void)state;
+	assert_int_equal(gitsrc_blob_id(id, "hello\n", 6), 0);
+	assert_string_equal(id, "ce013625030ba8dba906f756967f9e9ca394464a");
+	assert_int_equal(gitsrc_blob_id(id, NULL, 0), 0);
+	assert_string_equal(id, "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(test_gitsrc__##name, setup, teardown)
 
 int main(void)
@@ -721,6 +733,7 @@ int main(void)
 		T(range_linear),
 		T(range_merge),
 		T(range_errors),
+		cmocka_unit_test(test_gitsrc__blob_id),
 	};
 
 	return cmocka_run_group_tests_name("gitsrc", tests, NULL, NULL);

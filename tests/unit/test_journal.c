@@ -733,7 +733,7 @@ static void test_journal__testbeds(void **state)
 	assert_int_equal(all[3]->event, TB_BOOT_FAILED);
 	assert_string_equal(all[3]->error, "not ready within 60s");
 	assert_true(all[0]->seconds == 12.5);
-	assert_string_equal(tb_event_name(all[4]->event), "recover");
+	assert_string_equal(journal_tb_event_name(all[4]->event), "recover");
 	free(all);
 	assert_int_equal(journal_measures(j, b, "r2", &ms), 1);
 	assert_true(ms[0]->deploy_failed);
@@ -743,10 +743,10 @@ static void test_journal__testbeds(void **state)
 
 static void test_journal__status_names(void **state)
 {
-	assert_string_equal(build_status_name(BUILD_OK), "ok");
-	assert_string_equal(build_status_name(BUILD_TIMEOUT), "timeout");
-	assert_string_equal(build_status_name(BUILD_SIZE_FAILED), "size-failed");
-	assert_string_equal(build_status_name((enum build_status)99), "unknown");
+	assert_string_equal(journal_build_status_name(BUILD_OK), "ok");
+	assert_string_equal(journal_build_status_name(BUILD_TIMEOUT), "timeout");
+	assert_string_equal(journal_build_status_name(BUILD_SIZE_FAILED), "size-failed");
+	assert_string_equal(journal_build_status_name((enum build_status)99), "unknown");
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(test_journal__##name, setup, teardown)

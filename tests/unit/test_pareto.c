@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for pareto: hand-made fronts and a randomized cross-check. */
+/* Unit tests for pareto: hand-made fronts and a randomized cross-check;
+ * hypervolume, its gain, and the ranks of minimised points. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -506,6 +507,81 @@ static void test_pareto__noisy_matches_exact_when_separated(void **state)
 	}
 }
 
+static void test_pareto__hypervolume(void **state)
+{
+	const double p2[] = { 1, 3, 2, 2, 3, 1 }, r2[] = { 4, 4 };
+	const double p2d[] = { 1, 3, 2, 2, 3, 1, 3, 3, 5, 0 }, r3[] = { 2, 3, 4 };
+	const double p3[] = { 1, 1, 1 }, q3[] = { 0, 0, 1, 1, 1, 0 }, rq[] = { 2, 2, 2 };
+	const double p1[] = { 3, 1, 2 }, r1[] = { 5 };
+
+	(void)state;
+	assert_true(fabs(pareto_hypervolume(p2, 3, 2, r2) - 6) < 1e-12);
+	/* A dominated point and one outside the box add nothing. */
+	assert_true(fabs(pareto_hypervolume(p2d, 5, 2, r2) - 6) < 1e-12);
+	assert_true(fabs(pareto_hypervolume(p3, 1, 3, r3) - 6) < 1e-12);
+	/* Two boxes of 4 and 2 that share 1. */
+	assert_true(fabs(pareto_hypervolume(q3, 2, 3, rq) - 5) < 1e-12);
+	assert_true(fabs(pareto_hypervolume(p1, 3, 1, r1) - 4) < 1e-12);
+	assert_true(pareto_hypervolume(p1, 0, 1, r1) == 0);
+}
+
+static void test_pareto__ranks(void **state)
+{
+	/* minimised: a=(1,1) dominates b=(2,2) dominates c=(3,3); d=(0,5)
+	 * is on the first front; e is infeasible. */
+	const double y[] = { 1, 1, 2, 2, 3, 3, 0, 5, 0, 0 };
+	const double viol[] = { 0, 0, 0, 0, 1 };
+	const double se[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	const double sewide[] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
+	int rank[5];
+
+	(void)state;
+	pareto_rank(rank, y, se, viol, 5, 2);
+	assert_int_equal(rank[0], 0);
+	assert_int_equal(rank[1], 1);
+	assert_int_equal(rank[2], 2);
+	assert_int_equal(rank[3], 0);
+	assert_int_equal(rank[4], 3);
+	/* Within noise (2 sqrt(1 + 1) > 1), a no longer dominates b. */
+	pareto_rank(rank, y, sewide, viol, 5, 2);
+	assert_int_equal(rank[0], 0);
+	assert_int_equal(rank[1], 0);
+}
+
+static void test_pareto__hypervolume_gain(void **state)
+{
+	/* a front of three in 2-D and two in 3-D, each with room for one more */
+	double f2[] = { 3, 1, 1, 3, 2, 2, 0, 0 }, r2[] = { 4, 4 };
+	double f3[] = { 0, 0, 1, 1, 1, 0, 0, 0, 0 }, r3[] = { 2, 2, 2 };
+	const double y2[][2] = { { 1.5, 1.5 }, { 2, 2 }, { 5, 0 }, { 0, 0 } };
+	const double y3[][3] = { { 0, 1, 0 }, { 1, 1, 1 }, { 0, 0, 0 } };
+
+	(void)state;
+	pareto_hypervolume_order(f2, 3, 2);
+	assert_true(f2[0] == 1 && f2[1] == 3 && f2[4] == 3 && f2[5] == 1);
+	for (size_t i = 0; i < 4; i++) {
+		double with[8], base = pareto_hypervolume(f2, 3, 2, r2);
+
+		memcpy(with, f2, 6 * sizeof(*with));
+		memcpy(with + 6, y2[i], sizeof(y2[i]));
+		assert_true(fabs(pareto_hypervolume_gain(f2, 3, y2[i], 2, r2, base) -
+				 (pareto_hypervolume(with, 4, 2, r2) - base)) < 1e-12);
+	}
+	/* a point on the front gains nothing; one outside the box nothing */
+	assert_true(pareto_hypervolume_gain(f2, 3, y2[1], 2, r2,
+					    pareto_hypervolume(f2, 3, 2, r2)) == 0);
+	assert_true(pareto_hypervolume_gain(f2, 3, y2[2], 2, r2,
+					    pareto_hypervolume(f2, 3, 2, r2)) == 0);
+	for (size_t i = 0; i < 3; i++) {
+		double base = pareto_hypervolume(f3, 2, 3, r3), with[9];
+
+		memcpy(with, f3, 6 * sizeof(*with));
+		memcpy(with + 6, y3[i], sizeof(y3[i]));
+		assert_true(fabs(pareto_hypervolume_gain(f3, 2, y3[i], 3, r3, base) -
+				 (pareto_hypervolume(with, 3, 3, r3) - base)) < 1e-12);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +602,9 @@ int main(void)
 		cmocka_unit_test(test_pareto__noisy_single_samples_exact),
 		cmocka_unit_test(test_pareto__noisy_infeasible),
 		cmocka_unit_test(test_pareto__noisy_matches_exact_when_separated),
+		cmocka_unit_test(test_pareto__hypervolume),
+		cmocka_unit_test(test_pareto__ranks),
+		cmocka_unit_test(test_pareto__hypervolume_gain),
 	};
 
 	return cmocka_run_group_tests_name("pareto", tests, NULL, NULL);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for strategy: hypervolume, ranks, and the ask/tell strategies
- * (budgets, distinct proposals, determinism and replay, hard limits,
+/* Unit tests for strategy: the ask/tell strategies (budgets, distinct proposals, determinism and replay, hard limits,
  * failures, large spaces) on a synthetic oracle; the first proposal of the
  * surrogate and of nsga2 (the baseline), and the surrogate's screening when
  * the dimensions outnumber the observations. */
@@ -18,47 +17,6 @@
 #include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "search/surrogate_priv.h"
-
-static void test_strategy__hypervolume(void **state)
-{
-	const double p2[] = { 1, 3, 2, 2, 3, 1 }, r2[] = { 4, 4 };
-	const double p2d[] = { 1, 3, 2, 2, 3, 1, 3, 3, 5, 0 }, r3[] = { 2, 3, 4 };
-	const double p3[] = { 1, 1, 1 }, q3[] = { 0, 0, 1, 1, 1, 0 }, rq[] = { 2, 2, 2 };
-	const double p1[] = { 3, 1, 2 }, r1[] = { 5 };
-
-	(void)state;
-	assert_true(fabs(strategy_hypervolume(p2, 3, 2, r2) - 6) < 1e-12);
-	/* A dominated point and one outside the box add nothing. */
-	assert_true(fabs(strategy_hypervolume(p2d, 5, 2, r2) - 6) < 1e-12);
-	assert_true(fabs(strategy_hypervolume(p3, 1, 3, r3) - 6) < 1e-12);
-	/* Two boxes of 4 and 2 that share 1. */
-	assert_true(fabs(strategy_hypervolume(q3, 2, 3, rq) - 5) < 1e-12);
-	assert_true(fabs(strategy_hypervolume(p1, 3, 1, r1) - 4) < 1e-12);
-	assert_true(strategy_hypervolume(p1, 0, 1, r1) == 0);
-}
-
-static void test_strategy__ranks(void **state)
-{
-	/* minimised: a=(1,1) dominates b=(2,2) dominates c=(3,3); d=(0,5)
-	 * is on the first front; e is infeasible. */
-	const double y[] = { 1, 1, 2, 2, 3, 3, 0, 5, 0, 0 };
-	const double viol[] = { 0, 0, 0, 0, 1 };
-	const double se[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-	const double sewide[] = { 1, 1, 1, 1, 0, 0, 0, 0, 0, 0 };
-	int rank[5];
-
-	(void)state;
-	mo_rank(rank, y, se, viol, 5, 2);
-	assert_int_equal(rank[0], 0);
-	assert_int_equal(rank[1], 1);
-	assert_int_equal(rank[2], 2);
-	assert_int_equal(rank[3], 0);
-	assert_int_equal(rank[4], 3);
-	/* Within noise (2 sqrt(1 + 1) > 1), a no longer dominates b. */
-	mo_rank(rank, y, sewide, viol, 5, 2);
-	assert_int_equal(rank[0], 0);
-	assert_int_equal(rank[1], 0);
-}
 
 /* ---- A synthetic oracle: 8 dimensions like bench/search's space ---- */
 
@@ -164,7 +122,7 @@ static double hv_ratio(const struct strategy_trail *t, const struct space *s)
 		ref[0] = fmax(ref[0], all[i * 2]);
 		ref[1] = fmax(ref[1], all[i * 2 + 1]);
 	}
-	whole = strategy_hypervolume(all, n, 2, ref);
+	whole = pareto_hypervolume(all, n, 2, ref);
 	for (size_t i = 0; i < t->n; i++) {
 		int dominated = t->failed[i];
 
@@ -180,7 +138,7 @@ static double hv_ratio(const struct strategy_trail *t, const struct space *s)
 		found[nf * 2] = -found[nf * 2];
 		nf++;
 	}
-	got = strategy_hypervolume(found, nf, 2, ref);
+	got = pareto_hypervolume(found, nf, 2, ref);
 	free(all);
 	free(found);
 	free(pick);
@@ -262,14 +220,14 @@ static void race_fix_init(struct race_fix *f, size_t nv)
 
 	f->s = (struct space)SPACE_INIT;
 	make_space(&f->s, &nv, 1);
-	problem_copy(&f->p, &sp);
+	strategy_problem_copy(&f->p, &sp);
 	strategy_trail_init(&f->t, 1, 2);
 }
 
 static void race_fix_release(struct race_fix *f)
 {
 	strategy_trail_release(&f->t);
-	problem_release(&f->p);
+	strategy_problem_release(&f->p);
 	space_release(&f->s);
 }
 
@@ -298,42 +256,42 @@ static void test_strategy__race_rule(void **state)
 	race_obs(t, 2, 80, 10);   /* C */
 	race_obs(t, 3, 90, 5);    /* D */
 	/* no noise estimate: the front's members, D and then A */
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(picks[0], 3);
 	assert_int_equal(picks[1], 0);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	/* a noise estimate from the caller (sigma0): A and B */
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, sigma0, 0);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	/* the noise from F's 5 measurements (4 degrees of freedom): A and B,
 	 * and only one of them within a quota of 1 */
 	for (int i = 0; i < 5; i++)
 		race_obs(t, 5, f[i], 20);
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 2);
 	assert_true((picks[0] == 0 && picks[1] == 1) || (picks[0] == 1 && picks[1] == 0));
 	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, NULL, 0), 1);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	/* B measured 4 times (mean 99.5): only A, the one less measured */
 	for (int i = 0; i < 3; i++)
 		race_obs(t, 1, 99.5, 10);
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	n = strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0);
 	assert_int_equal(n, 1);
 	assert_int_equal(picks[0], 0);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	/* and A 4 times too: settled as far as racing goes */
 	for (int i = 0; i < 3; i++)
 		race_obs(t, 0, 100, 10);
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	assert_int_equal(strategy_race(picks, 6, p, strategy_trail_obs(t), &ms, NULL, 0), 0);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	race_fix_release(&fx);
 }
 
@@ -362,7 +320,7 @@ static void test_strategy__race_stakes(void **state)
 	race_obs(t, 1, 99.9, 10); /* B */
 	race_obs(t, 2, 102, 30);  /* E */
 	race_obs(t, 3, 70, 60);   /* G */
-	measured_init(&ms, p, strategy_trail_obs(t), t->n);
+	strategy_measured_init(&ms, p, strategy_trail_obs(t), t->n);
 	assert_int_equal(strategy_race(picks, 1, p, strategy_trail_obs(t), &ms, sigma0, 0), 1);
 	assert_int_equal(picks[0], 2);
 	/* with room for all: E, then the twins; G is far from every call */
@@ -374,7 +332,7 @@ static void test_strategy__race_stakes(void **state)
 	assert_int_equal(strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0, 4), 1);
 	assert_int_equal(picks[0], 2);
 	assert_int_equal(strategy_race(picks, 4, p, strategy_trail_obs(t), &ms, sigma0, 10), 0);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	race_fix_release(&fx);
 }
 
@@ -394,9 +352,9 @@ static void test_strategy__budget_distinct(void **state)
 			for (size_t i = 0; i < t.n; i++) {
 				for (size_t d = 0; d < ND; d++)
 					assert_true(t.picks[i * ND + d] < nvals[d]);
-				assert_true(pickset_add(&seen, t.picks + i * ND, ND));
+				assert_true(strategy_pickset_add(&seen, t.picks + i * ND, ND));
 			}
-			pickset_release(&seen);
+			strategy_pickset_release(&seen);
 			strategy_trail_release(&t);
 		}
 	space_release(&s);
@@ -587,7 +545,7 @@ static void test_strategy__large_space(void **state)
 			for (long i = 0; i < k; i++) {
 				size_t at = strategy_trail_add(&t, batch + i * 40), ones = 0;
 
-				assert_true(pickset_add(&seen, batch + i * 40, 40));
+				assert_true(strategy_pickset_add(&seen, batch + i * 40, 40));
 				for (size_t d = 0; d < 40; d++)
 					ones += batch[i * 40 + d] * (d % 5 == 0 ? 3 : 0);
 				/* flags d0, d5, ...: speed up, grow */
@@ -597,7 +555,7 @@ static void test_strategy__large_space(void **state)
 		assert_int_equal(k, 0);
 		assert_int_equal(t.n, 80);
 		ops->free(st);
-		pickset_release(&seen);
+		strategy_pickset_release(&seen);
 		strategy_trail_release(&t);
 		free(batch);
 	}
@@ -816,13 +774,13 @@ static void test_strategy__model_top_interactions(void **state)
 		struct model mdl = { 0 };
 		struct rng r;
 
-		problem_copy(&p, &sp);
+		strategy_problem_copy(&p, &sp);
 		rng_seed(&r, seed);
 		for (size_t i = 0; i < NSHAPE; i++) {
 			size_t *pk = picks + i * 6;
 			double lt = log(500), ls, z;
 
-			random_pick(pk, &s, &r);
+			strategy_random_pick(pk, &s, &r);
 			ls = log(pk[0] == 2 ? 150 : 130);
 			for (size_t d = 1; d < 6; d++) {
 				lt -= eff[d][pk[d]] / 4;
@@ -834,7 +792,7 @@ static void test_strategy__model_top_interactions(void **state)
 			obs[i] = (struct strategy_obs){ pk, values + i * 2, NULL, 0 };
 			rows[i] = i;
 		}
-		model_fit(&mdl, &p, obs, rows, NSHAPE, &r);
+		surrogate_model_fit(&mdl, &p, obs, rows, NSHAPE, &r);
 		/* top (dimension 0) with each of the others, whether it matters or not */
 		for (size_t d = 1; d < 6; d++) {
 			size_t with = 0;
@@ -849,7 +807,7 @@ static void test_strategy__model_top_interactions(void **state)
 		for (;;) {
 			size_t d = 1;
 
-			predict_mean(pm, &mdl, &p, pick);
+			surrogate_predict_mean(pm, &mdl, &p, pick);
 			worst = fmax(worst, fabs(pm[1] / 100 - 1));
 			mean += fabs(pm[1] / 100 - 1);
 			npred++;
@@ -858,8 +816,8 @@ static void test_strategy__model_top_interactions(void **state)
 			if (d == 6)
 				break;
 		}
-		model_release(&mdl);
-		problem_release(&p);
+		surrogate_model_release(&mdl);
+		strategy_problem_release(&p);
 	}
 	print_message("size at top = 1: worst relative error %.4f mean %.4f\n", worst,
 		      mean / (double)npred);
@@ -881,8 +839,6 @@ static void test_strategy__names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_strategy__hypervolume),
-		cmocka_unit_test(test_strategy__ranks),
 		cmocka_unit_test(test_strategy__budget_distinct),
 		cmocka_unit_test(test_strategy__exhausts),
 		cmocka_unit_test(test_strategy__replay),

@@ -9,16 +9,16 @@
 #include "tuner/stats.h"
 #include "tuner/util.h"
 
+int pareto_breaks_limit(const struct pareto_obj *o, double v)
+{
+	return o->has_limit && (o->maximize ? v < o->limit : v > o->limit);
+}
+
 static int feasible(const double *v, const struct pareto_obj *objs, size_t nobjs)
 {
-	for (size_t k = 0; k < nobjs; k++) {
-		if (isnan(v[k]))
+	for (size_t k = 0; k < nobjs; k++)
+		if (isnan(v[k]) || pareto_breaks_limit(&objs[k], v[k]))
 			return 0;
-		if (!objs[k].has_limit)
-			continue;
-		if (objs[k].maximize ? v[k] < objs[k].limit : v[k] > objs[k].limit)
-			return 0;
-	}
 	return 1;
 }
 
@@ -266,4 +266,242 @@ void pareto_verdicts_release(struct pareto_verdict *v, size_t n)
 		v[i].tied_with = NULL;
 		v[i].ntied = 0;
 	}
+}
+
+/* ---- Dominance and ranks of minimised points under noise ---- */
+
+int pareto_dominates(const double *ya, const double *sea, double viola, const double *yb,
+		     const double *seb, double violb, size_t m)
+{
+	int a_better = 0, b_better = 0;
+
+	if (viola > 0 || violb > 0) {
+		if (viola < violb)
+			return 1;
+		if (violb < viola)
+			return -1;
+		return 0;
+	}
+	for (size_t k = 0; k < m; k++) {
+		double e = 0;
+
+		if (sea && seb)
+			e = 2.0 * sqrt(sea[k] * sea[k] + seb[k] * seb[k]);
+		if (ya[k] + e < yb[k])
+			a_better = 1;
+		else if (yb[k] + e < ya[k])
+			b_better = 1;
+	}
+	if (a_better && !b_better)
+		return 1;
+	if (b_better && !a_better)
+		return -1;
+	return 0;
+}
+
+void pareto_rank(int *rank, const double *y, const double *se, const double *viol, size_t n,
+		 size_t m)
+{
+	size_t *count = xcalloc(n + 1, sizeof(*count)); /* how many dominate i */
+	size_t *cur = xcalloc(n + 1, sizeof(*cur)), *next = xcalloc(n + 1, sizeof(*next));
+	size_t ncur = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			int d = pareto_dominates(y + i * m, se ? se + i * m : NULL, viol[i],
+						 y + j * m, se ? se + j * m : NULL, viol[j], m);
+
+			if (d > 0)
+				count[j]++;
+			else if (d < 0)
+				count[i]++;
+		}
+	for (size_t i = 0; i < n; i++)
+		if (!count[i]) {
+			rank[i] = 0;
+			cur[ncur++] = i;
+		}
+	/* Peel fronts: O(m n^2) per front at worst, simple and enough for
+	 * populations of a few hundred. */
+	while (ncur) {
+		size_t nnext = 0;
+
+		r++;
+		for (size_t c = 0; c < ncur; c++) {
+			size_t i = cur[c];
+
+			for (size_t j = 0; j < n; j++) {
+				if (j == i || !count[j])
+					continue;
+				if (pareto_dominates(y + i * m, se ? se + i * m : NULL, viol[i],
+						     y + j * m, se ? se + j * m : NULL, viol[j],
+						     m) > 0 && !--count[j]) {
+					rank[j] = r;
+					next[nnext++] = j;
+				}
+			}
+		}
+		memcpy(cur, next, nnext * sizeof(*cur));
+		ncur = nnext;
+	}
+	free(count);
+	free(cur);
+	free(next);
+}
+
+/* ---- Hypervolume of minimised points ---- */
+
+struct hv_order {
+	const double *rows;
+	size_t stride, key, m;
+};
+
+/* By objective key, then the others after it (qsort_r). */
+static int by_key(const void *a, const void *b, void *arg)
+{
+	const struct hv_order *o = arg;
+	const double *x = o->rows + *(const size_t *)a * o->stride,
+		     *y = o->rows + *(const size_t *)b * o->stride;
+
+	for (size_t k = 0; k < o->m; k++) {
+		size_t c = (o->key + k) % o->m;
+
+		if (x[c] != y[c])
+			return x[c] < y[c] ? -1 : 1;
+	}
+	return 0;
+}
+
+/* idx: the points' rows, all strictly below ref. m dims of the first m of
+ * each row (rows of stride `stride`). Sorts idx. */
+static double hv_rec(const double *pts, size_t stride, size_t *idx, size_t n, size_t m,
+		     const double *ref)
+{
+	struct hv_order order = { pts, stride, m - 1, m };
+	double v = 0;
+
+	if (!n)
+		return 0;
+	if (m == 1) {
+		double best = ref[0];
+
+		for (size_t i = 0; i < n; i++)
+			if (pts[idx[i] * stride] < best)
+				best = pts[idx[i] * stride];
+		return ref[0] - best;
+	}
+	qsort_r(idx, n, sizeof(*idx), by_key, &order);
+	if (m == 2) {
+		/* Sorted by y1 (then y0): each point adds a strip below the
+		 * best y0 so far. */
+		double best0 = ref[0];
+
+		for (size_t i = 0; i < n; i++) {
+			const double *p = pts + idx[i] * stride;
+
+			if (p[0] < best0) {
+				v += (best0 - p[0]) * (ref[1] - p[1]);
+				best0 = p[0];
+			}
+		}
+		return v;
+	}
+	{
+		/* Slices along objective m-1: between consecutive values, the
+		 * (m-1)-dimensional volume of the points below. */
+		size_t *sub = xmalloc(n * sizeof(*sub));
+
+		for (size_t i = 0; i < n; i++) {
+			double lo = pts[idx[i] * stride + m - 1];
+			double hi = i + 1 < n ? pts[idx[i + 1] * stride + m - 1] : ref[m - 1];
+
+			if (hi > lo) {
+				memcpy(sub, idx, (i + 1) * sizeof(*sub));
+				v += hv_rec(pts, stride, sub, i + 1, m - 1, ref) * (hi - lo);
+			}
+		}
+		free(sub);
+	}
+	return v;
+}
+
+double pareto_hypervolume(const double *pts, size_t n, size_t m, const double *ref)
+{
+	size_t *idx = xmalloc((n ? n : 1) * sizeof(*idx)), k = 0;
+	double v;
+
+	if (!m) {
+		free(idx);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t d;
+
+		for (d = 0; d < m; d++)
+			if (!(pts[i * m + d] < ref[d]))
+				break;
+		if (d == m)
+			idx[k++] = i;
+	}
+	v = hv_rec(pts, m, idx, k, m, ref);
+	free(idx);
+	return v;
+}
+
+/* 2-D hypervolume of the front (nf rows sorted by objective 0, then 1)
+ * with y among it, in one sweep. */
+static double hv2_with(const double *front, size_t nf, const double *y, const double *ref)
+{
+	double v = 0, best1 = ref[1];
+	int placed = !(y[0] < ref[0] && y[1] < ref[1]);
+
+	for (size_t i = 0;;) {
+		const double *q;
+
+		if (!placed && (i == nf || y[0] < front[i * 2] ||
+				(y[0] == front[i * 2] && y[1] <= front[i * 2 + 1]))) {
+			q = y;
+			placed = 1;
+		} else if (i < nf) {
+			q = front + i++ * 2;
+		} else {
+			break;
+		}
+		if (q[0] < ref[0] && q[1] < best1) {
+			v += (ref[0] - q[0]) * (best1 - q[1]);
+			best1 = q[1];
+		}
+	}
+	return v;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+void pareto_hypervolume_order(double *pts, size_t n, size_t m)
+{
+	if (m == 2)
+		qsort(pts, n, 2 * sizeof(*pts), by_first);
+}
+
+double pareto_hypervolume_gain(double *front, size_t nf, const double *y, size_t m,
+			       const double *ref, double base)
+{
+	double v;
+
+	if (m == 2) {
+		v = hv2_with(front, nf, y, ref) - base;
+	} else {
+		memcpy(front + nf * m, y, m * sizeof(*y));
+		v = pareto_hypervolume(front, nf + 1, m, ref) - base;
+	}
+	/* Rounding leaves a point on the front a tiny negative gain. */
+	return v > 0 ? v : 0;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pareto: the non-dominated set of points under several objectives, with
- * hard limits; and the same under measurement noise. Pure.
+ * hard limits; the same under measurement noise; and, for the search
+ * strategies, dominance and ranks of minimised points under noise and
+ * their hypervolume. Pure.
  *
  * Point a dominates b when a is at least as good in every objective and
  * strictly better in one (Deb, "Multi-Objective Optimization using
@@ -21,6 +23,9 @@ struct pareto_obj {
 	int exact;    /* pareto_front_noisy(): compare the values exactly,
 	                 never under noise (a size in bytes) */
 };
+
+/* 1 when value v breaks o's hard limit (never when o has none). */
+int pareto_breaks_limit(const struct pareto_obj *o, double v);
 
 /* values: npoints rows of nobjs doubles. out_front[i] = 1 if point i is on
  * the front, else 0. out_feasible (may be NULL) gets feasibility. Returns the
@@ -105,5 +110,49 @@ size_t pareto_front_noisy(struct pareto_verdict *out, int *out_noisy,
 
 /* Frees the tied_with arrays of v[0..n) (not v). */
 void pareto_verdicts_release(struct pareto_verdict *v, size_t n);
+
+/* ---- Minimised points: dominance under noise, ranks, hypervolume ---- */
+
+/*
+ * Constraint domination under noise (Deb 2000, with measured means): a
+ * feasible point beats an infeasible one; two infeasible ones compare by
+ * violation; two feasible ones by Pareto dominance where objective k
+ * counts as better only when the difference exceeds z * sqrt(se_a^2 +
+ * se_b^2) (z = 2; exact when sea or seb is NULL or both are 0). ya, yb: m
+ * minimised values; viola, violb: 0 feasible, > 0 how far from feasible.
+ * 1: a dominates b, -1: b dominates a, 0: neither.
+ */
+int pareto_dominates(const double *ya, const double *sea, double viola, const double *yb,
+		     const double *seb, double violb, size_t m);
+
+/* Non-dominated sorting (Deb et al. 2002) by pareto_dominates(): rank[i]
+ * (n, the caller's) = 0 for the first front, 1 for the next... of n points
+ * (y rows of m, se rows or NULL, viol n). */
+void pareto_rank(int *rank, const double *y, const double *se, const double *viol, size_t n,
+		 size_t m);
+
+/*
+ * Hypervolume of the points pts[0 .. n) (rows of m values, every objective
+ * minimised) dominated within the box up to ref (m values): the Lebesgue
+ * measure of the union of [p, ref]. Points not strictly below ref in
+ * every objective add nothing. Exact: a sweep for m <= 2, slicing by the
+ * last objective above (fine for fronts of a few hundred points).
+ */
+double pareto_hypervolume(const double *pts, size_t n, size_t m, const double *ref);
+
+/* Sorts pts (n rows of m) into the order pareto_hypervolume_gain() needs:
+ * when m == 2, by the first objective, then the second; otherwise leaves
+ * them as they are. */
+void pareto_hypervolume_order(double *pts, size_t n, size_t m);
+
+/*
+ * pareto_hypervolume() of front[0 .. nf) with y added, less base (the
+ * front's own hypervolume), never below 0 (rounding leaves a point on the
+ * front a tiny negative gain). front: rows of m in
+ * pareto_hypervolume_order(), with room for one more row (m > 2 writes y
+ * there). One sweep when m == 2.
+ */
+double pareto_hypervolume_gain(double *front, size_t nf, const double *y, size_t m,
+			       const double *ref, double base);
 
 #endif

@@ -41,15 +41,15 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 	hash64_hex(out, h);
 }
 
-/* run_shell() of command in e's environment and in its output directory
+/* runner_shell() of command in e's environment and in its output directory
  * (build, train, size and applied each run so). */
 static int run_in_env(struct runner *r, const char *command, const struct cmd_env *e,
 		      const char *log, size_t capture, double timeout)
 {
-	char **env = env_build(e);
-	int ret = run_shell(r, command, e->out, env, log, capture, timeout);
+	char **env = cmd_env_build(e);
+	int ret = runner_shell(r, command, e->out, env, log, capture, timeout);
 
-	env_free(env);
+	cmd_env_free(env);
 	return ret;
 }
 
@@ -68,12 +68,12 @@ static int phase_slurm(struct runner_result *res, struct executor *x, const char
 		       const struct cmd_spec *cmd, const struct cmd_env *e, const char *log)
 {
 	struct slurm_result sr;
-	char **env = env_build(e);
+	char **env = cmd_env_build(e);
 	char *name = xasprintf("%s-%s", x->key, tag);
 	int ret = slurm_run(&sr, &x->study->slurm, cmd->command, e->out, env, log, x->dir, name,
 			    cmd->timeout);
 
-	env_free(env);
+	cmd_env_free(env);
 	free(name);
 	if (ret < 0)
 		return -1;

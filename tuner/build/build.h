@@ -62,9 +62,9 @@ void build_key(char out[17], const struct study *s, const struct config *c,
 /*
  * Runs the build described by req. Any previous content of req->dir is
  * removed first (a partial build of an interrupted run). Fills out (caller
- * releases with build_record_release()) and returns 0 whatever the build's
- * status; TN_ECANCELLED if cancelled (out left empty); -1 with message
- * on a system error.
+ * releases with journal_build_record_release()) and returns 0 whatever
+ * the build's status; TN_ECANCELLED if cancelled (out left empty); -1 with
+ * message on a system error.
  */
 int build_run(struct build_record *out, const struct build_request *req);
 

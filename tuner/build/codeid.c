@@ -3,24 +3,14 @@
 #include "codeid.h"
 
 #include <elf.h>
-#include <git2.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/elf.h"
+#include "tuner/gitsrc.h"
 #include "tuner/util.h"
-
-/* libgit2's init is reference counted: one reference for the life of the
- * process, never dropped. */
-static pthread_once_t git_once = PTHREAD_ONCE_INIT;
-
-static void git_init(void)
-{
-	git_libgit2_init();
-}
 
 static void add_u64(struct strbuf *sb, uint64_t v)
 {
@@ -33,12 +23,8 @@ static void add_u64(struct strbuf *sb, uint64_t v)
 
 static int sha1_hex(char out[41], const void *data, size_t len, const char *path)
 {
-	git_oid oid;
-
-	pthread_once(&git_once, git_init);
-	if (git_odb_hash(&oid, len ? data : "", len, GIT_OBJECT_BLOB) < 0)
+	if (gitsrc_blob_id(out, data, len) < 0)
 		return tn_error("%s: cannot hash its code", path);
-	git_oid_tostr(out, 41, &oid);
 	return 0;
 }
 

@@ -91,8 +91,8 @@ int measure_run(struct measure_record *out, const struct measure_request *req, i
 
 	memset(out, 0, sizeof(*out));
 	*status = -1;
-	started = run_shell(&r, s->measure.command, req->dir, req->env, log, CAPTURE_MEASURE,
-			    s->measure.timeout) == 0;
+	started = runner_shell(&r, s->measure.command, req->dir, req->env, log, CAPTURE_MEASURE,
+			       s->measure.timeout) == 0;
 	if (!started)
 		strbuf_addf(&err, "measure: %s", tn_errmsg());
 	else if ((cancelled = r.result.cancelled))

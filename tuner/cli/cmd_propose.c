@@ -188,7 +188,7 @@ int cmd_propose(int argc, char **argv)
 	if (!name)
 		ops = strategy_find(s.strategy);
 	objs = xcalloc(s.nobjectives + 1, sizeof(*objs));
-	run_study_objs(objs, &s);
+	study_pareto_objs(objs, &s);
 	prob.s = &s.space;
 	prob.objs = objs;
 	prob.nobjs = s.nobjectives;

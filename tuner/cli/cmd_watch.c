@@ -270,7 +270,7 @@ static void notify(struct watch *w, const char *cmd, double timeout, json_t *doc
 	env[4] = NULL;
 	json_object_set_new(rec, "type", json_string("notified"));
 	json_object_set_new(rec, "commit", json_string(commit ? commit : ""));
-	if (run_shell(&r, cmd, NULL, env, log, 0, timeout) < 0) {
+	if (runner_shell(&r, cmd, NULL, env, log, 0, timeout) < 0) {
 		fprintf(stderr, "tuner: watch: the notify command could not start: %s\n", tn_errmsg());
 		tn_error_clear();
 		json_object_set_new(rec, "status", json_integer(-1));

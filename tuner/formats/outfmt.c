@@ -123,3 +123,18 @@ void outfmt_table_release(struct outfmt_table *t)
 	free(t->cells);
 	memset(t, 0, sizeof(*t));
 }
+
+void outfmt_csv_field(struct strbuf *sb, const char *v)
+{
+	if (!strpbrk(v, ",\"\r\n")) {
+		strbuf_addstr(sb, v);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *v; v++) {
+		if (*v == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *v);
+	}
+	strbuf_addch(sb, '"');
+}

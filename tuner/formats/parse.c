@@ -230,7 +230,7 @@ static int json_number_at(double *out, const json_t *root, const char *path,
 		return tn_error("%s: bad JSON path '%s'", who, path);
 	if (!json_is_number(cur))
 		return tn_error("%s: '%s' is %s, not a number", who, path,
-				json_kind(cur));
+				jsonkind_name(cur));
 	*out = json_number_value(cur);
 	return 0;
 }

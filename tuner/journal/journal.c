@@ -228,7 +228,7 @@ static void remember_testbed_copy(struct journal *j, const void *rec)
 
 int journal_add_testbed(struct journal *j, const struct testbed_record *rec)
 {
-	return append_line(j, jrec_testbed_line(rec), remember_testbed_copy, rec);
+	return append_line(j, journal_rec_testbed_line(rec), remember_testbed_copy, rec);
 }
 
 int journal_testbed_image(struct journal *j, const char *testbed, char out[17])
@@ -283,23 +283,23 @@ size_t journal_testbed_records(struct journal *j, const struct testbed_record **
 
 int journal_add_build(struct journal *j, const struct build_record *rec)
 {
-	return append_line(j, jrec_build_line(rec), remember_build_copy, rec);
+	return append_line(j, journal_rec_build_line(rec), remember_build_copy, rec);
 }
 
 int journal_add_measure(struct journal *j, const struct measure_record *rec)
 {
-	return append_line(j, jrec_measure_line(rec), remember_measure_copy, rec);
+	return append_line(j, journal_rec_measure_line(rec), remember_measure_copy, rec);
 }
 
 int journal_add_run(struct journal *j, unsigned jobs, unsigned long planned,
 		    unsigned long cached)
 {
-	return append_line(j, jrec_run_line(jobs, planned, cached), NULL, NULL);
+	return append_line(j, journal_rec_run_line(jobs, planned, cached), NULL, NULL);
 }
 
 int journal_add_end(struct journal *j, int interrupted)
 {
-	return append_line(j, jrec_end_line(interrupted), NULL, NULL);
+	return append_line(j, journal_rec_end_line(interrupted), NULL, NULL);
 }
 
 /* Takes the record r holds, if any. Line 1 is known to be a header. */
@@ -365,7 +365,7 @@ static int replay(struct journal *j, const char *data, size_t len, const char *s
 			j->torn = 1;
 			break;
 		}
-		ret = jrec_parse(&r, data + pos, end - pos, j->path, line);
+		ret = journal_rec_parse(&r, data + pos, end - pos, j->path, line);
 		if (ret == JREC_NOT_JSON && end + 1 == len) {
 			j->torn = 1;
 			break;
@@ -376,7 +376,7 @@ static int replay(struct journal *j, const char *data, size_t len, const char *s
 			ret = tn_error_at(j->path, 1, 0, "not a tuner journal (no header)");
 		else if (ret == 0)
 			ret = apply(j, &r, line, study, study_hash, changed);
-		jrec_release(&r);
+		journal_rec_release(&r);
 		if (ret < 0)
 			return -1;
 		pos = end + 1;
@@ -417,7 +417,7 @@ int journal_open(struct journal **out, const char *path, const char *study,
 		goto out;
 	}
 	if (j->size == 0) {
-		header = jrec_header_line(study ? study : "", study_hash);
+		header = journal_rec_header_line(study ? study : "", study_hash);
 		if (!header || append(j, header) < 0)
 			goto out;
 	}
@@ -493,7 +493,7 @@ void journal_close(struct journal *j)
 	if (j->fd >= 0)
 		close(j->fd);
 	for (size_t i = 0; i < j->nbuilds; i++) {
-		build_record_release(j->builds[i]);
+		journal_build_record_release(j->builds[i]);
 		free(j->builds[i]);
 	}
 	free(j->builds);
@@ -503,14 +503,14 @@ void journal_close(struct journal *j)
 		if (!g)
 			continue;
 		for (size_t k = 0; k < g->n; k++) {
-			measure_record_release(g->recs[k]);
+			journal_measure_record_release(g->recs[k]);
 			free(g->recs[k]);
 		}
 		free(g->recs);
 		free(g);
 	}
 	for (size_t i = 0; i < j->ntbrecs; i++) {
-		testbed_record_release(j->tbrecs[i]);
+		journal_testbed_record_release(j->tbrecs[i]);
 		free(j->tbrecs[i]);
 	}
 	free(j->tbrecs);

@@ -2,9 +2,10 @@
 /*
  * journal_record: the JSON half of the journal module, private to it.
  *
- * Turns records into journal lines and lines back into records, so that
- * journal.c deals in files, locks and lookups and never sees a jansson
- * type. The line formats are documented in include/tuner/journal.h.
+ * Turns records into journal lines (journal_record.c) and lines back into
+ * records (journal_record_read.c), so that journal.c deals in files, locks
+ * and lookups and never sees a jansson type. The line formats are
+ * documented in include/tuner/journal.h.
  */
 #ifndef TUNER_JOURNAL_RECORD_H
 #define TUNER_JOURNAL_RECORD_H
@@ -18,12 +19,12 @@
  * (caller frees with free()); NULL with a message when a string is not
  * UTF-8. NaN and infinities become null.
  */
-char *jrec_header_line(const char *study, const char *study_hash);
-char *jrec_build_line(const struct build_record *r);
-char *jrec_measure_line(const struct measure_record *r);
-char *jrec_testbed_line(const struct testbed_record *r);
-char *jrec_run_line(unsigned jobs, unsigned long planned, unsigned long cached);
-char *jrec_end_line(int interrupted);
+char *journal_rec_header_line(const char *study, const char *study_hash);
+char *journal_rec_build_line(const struct build_record *r);
+char *journal_rec_measure_line(const struct measure_record *r);
+char *journal_rec_testbed_line(const struct testbed_record *r);
+char *journal_rec_run_line(unsigned jobs, unsigned long planned, unsigned long cached);
+char *journal_rec_end_line(int interrupted);
 
 enum jrec_type {
 	JREC_OTHER,   /* run, end, or a type a newer tuner writes */
@@ -44,6 +45,9 @@ struct jrec {
 	struct testbed_record testbed; /* TESTBED: fields malloced */
 };
 
+/* The status whose journal_build_status_name() is name into *out: 0, or -1. */
+int journal_rec_parse_status(enum build_status *out, const char *name);
+
 /* The text is not JSON: returned without a message, since only the caller
  * knows whether that is a torn tail or corruption. */
 #define JREC_NOT_JSON (-2)
@@ -52,10 +56,10 @@ struct jrec {
  * Parses one line (text without its '\n'). 0; JREC_NOT_JSON; or -1 with
  * a message "PATH:LINE: ..." for JSON that is not a valid record. out is
  * always initialized; on 0 the caller takes its fields or frees them with
- * jrec_release().
+ * journal_rec_release().
  */
-int jrec_parse(struct jrec *out, const char *text, size_t len, const char *path,
-	       size_t line);
-void jrec_release(struct jrec *r);
+int journal_rec_parse(struct jrec *out, const char *text, size_t len, const char *path,
+		      size_t line);
+void journal_rec_release(struct jrec *r);
 
 #endif

@@ -31,7 +31,7 @@ static int rd_bad(struct reader *rd, const char *where, const char *key, const c
 	int first;
 
 	va_start(ap, fmt);
-	first = json_first_bad(&rd->bad, what, sizeof(what), fmt, ap);
+	first = jsonkind_first_bad(&rd->bad, what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (!first)
 		return -1;
@@ -66,7 +66,7 @@ static json_t *rd_get(struct reader *rd, json_t *o, const char *where, const cha
 	       type == JSON_TRUE ? "a boolean" : type == JSON_REAL ? "a number" :
 	       type == JSON_INTEGER ? "an integer" : type == JSON_STRING ? "a string" :
 	       type == JSON_ARRAY ? "an array" : "an object", nullable ? " or null" : "",
-	       json_kind(v));
+	       jsonkind_name(v));
 	return NULL;
 }
 
@@ -253,7 +253,7 @@ static void read_config(struct reader *rd, struct results *r, size_t i, json_t *
 	json_array_foreach(builds, k, b) {
 		if (!json_is_string(b)) {
 			char *bat = xasprintf("%s.builds[%zu]", at, k);
-			rd_bad(rd, bat, "", "must be a string, not %s", json_kind(b));
+			rd_bad(rd, bat, "", "must be a string, not %s", jsonkind_name(b));
 			free(bat);
 			return;
 		}
@@ -276,7 +276,7 @@ static void read_objects(struct reader *rd, struct results *r, json_t *arr, cons
 
 		*n = i + 1;
 		if (!json_is_object(o))
-			rd_bad(rd, at, "", "must be an object, not %s", json_kind(o));
+			rd_bad(rd, at, "", "must be an object, not %s", jsonkind_name(o));
 		else
 			one(rd, r, i, o, at);
 		free(at);

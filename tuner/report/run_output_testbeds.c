@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* report_testbeds: the per-testbed breakdown; see include/tuner/run_output.h */
+/* run_output_testbeds: the per-testbed breakdown; see include/tuner/run_output.h */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tuner/outfmt.h"
 #include "tuner/run_output.h"
 #include "tuner/util.h"
-#include "run_output_priv.h"
 
 int report_has_testbeds(const struct study *s, const struct run_result *r)
 {
@@ -163,7 +163,7 @@ int report_testbeds_csv(const struct study *s, const struct run_result *r, const
 	for (size_t k = 0; k < r->ntestbeds; k++) {
 		const struct run_testbed *tb = &r->testbeds[k];
 
-		report_csv_field(&sb, tb->name);
+		outfmt_csv_field(&sb, tb->name);
 		strbuf_addf(&sb, ",%lu,%lu,%lu,%lu,%lu,%lu,%lu,%d", tb->measured, tb->failed,
 			    tb->deploys, tb->boot_failures, tb->recoveries, tb->faults, tb->reboots,
 			    tb->quarantined);

@@ -28,16 +28,6 @@ static void push(struct samples *b, double v, unsigned cluster)
 	b->cl[b->n++] = cluster;
 }
 
-void run_study_objs(struct pareto_obj *objs, const struct study *s)
-{
-	for (size_t k = 0; k < s->nobjectives; k++) {
-		objs[k].maximize = s->objectives[k].maximize;
-		objs[k].has_limit = s->objectives[k].has_limit;
-		objs[k].limit = s->objectives[k].limit;
-		objs[k].exact = s->objectives[k].from_size;
-	}
-}
-
 struct collecting {
 	struct samples *b;
 	unsigned cluster;
@@ -110,7 +100,7 @@ static size_t front_of(struct pareto_verdict *out, int *noisy, const struct run_
 
 	/* A size is known exactly; its spread over layout seeds is the
 	 * layouts', not noise. */
-	run_study_objs(po, s);
+	study_pareto_objs(po, s);
 	for (size_t q = 0; q < nconfigs * m; q++) {
 		ps[q].x = b[q].x;
 		/* Compared by layout-seed means where it has several. */
@@ -172,7 +162,7 @@ static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t
 		if (!atomic_load(&u->built) || !u->build)
 			complete = 0;
 		else if (u->build->status != BUILD_OK)
-			return build_status_name(u->build->status);
+			return journal_build_status_name(u->build->status);
 		else if (deploy_failed(ctx, u))
 			return "deploy-failed";
 		else if (!run_measures_complete(u))

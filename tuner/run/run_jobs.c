@@ -131,7 +131,7 @@ static int measure_once(struct mjob *m)
 		e.uarch = uarch;
 		e.uarch_plugin = ua_plugin_path();
 	}
-	env = env_build(&e);
+	env = cmd_env_build(&e);
 	switch (run_lab_prepare(ctx, m->testbed, u, env, &why)) {
 	case LAB_CANCEL:
 		goto out;
@@ -173,7 +173,7 @@ static int measure_once(struct mjob *m)
 	measure_run_release(&rec);
 out:
 	free(why);
-	env_free(env);
+	cmd_env_free(env);
 	return requeued;
 }
 
@@ -276,11 +276,11 @@ void run_build_job(void *arg, int cancelled)
 		 * holds what was done. */
 		run_fail(ctx);
 		if (ret == 0)
-			build_record_release(&rec);
+			journal_build_record_release(&rec);
 		run_profile_done(u);
 		return;
 	}
-	build_record_release(&rec);
+	journal_build_record_release(&rec);
 	u->build = journal_find_build(ctx->j, u->key);
 	atomic_fetch_add(&ctx->builds_done, 1);
 	if (u->build->status != BUILD_OK)

@@ -234,7 +234,7 @@ static int step(struct run_ctx *ctx, size_t t, const struct cmd_spec *c, const c
 	int ret = 0;
 
 	log_append(tb->log, "== tuner: %s\n", what);
-	if (run_shell(&r, c->command, cwd, env, tb->log, 0, c->timeout) < 0) {
+	if (runner_shell(&r, c->command, cwd, env, tb->log, 0, c->timeout) < 0) {
 		strbuf_addf(err, "%s: %s", what, tn_errmsg());
 		ret = 1;
 	} else if (r.result.cancelled) {

@@ -309,9 +309,6 @@ void run_summarize_testbeds(struct run_result *out, struct run_ctx *ctx, struct 
 
 /* ---- run_front.c ---- */
 
-/* The study's objectives as the front's (objs: nobjectives, the
- * caller's). */
-void run_study_objs(struct pareto_obj *objs, const struct study *s);
 /*
  * The configurations' samples, point estimates and noise-aware front.
  * Config c owns units[c * L .. c * L + L). runs[c] (NULL: no limit) caps

@@ -117,7 +117,7 @@ char *run_search_describe(const struct strategy_ops *ops, void *st, const struct
 static void problem_init(struct strategy_problem *prob, struct pareto_obj *objs,
 			 const struct study *s, const struct run_opts *opts)
 {
-	run_study_objs(objs, s);
+	study_pareto_objs(objs, s);
 	prob->s = &s->space;
 	prob->objs = objs;
 	prob->nobjs = s->nobjectives;

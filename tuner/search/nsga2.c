@@ -16,7 +16,7 @@
  * Deb's constraint domination (a failed build or measurement is the most
  * infeasible); the measured means are compared under noise: a difference
  * within twice the standard error of the difference is no difference
- * (mo_dominates()). When the caller can measure a configuration again
+ * (pareto_dominates()). When the caller can measure a configuration again
  * (strategy_problem.repeats), up to half of a generation (less early on)
  * measures again configurations whose place on the measured front is in
  * doubt (strategy_race(), as the surrogate does); a configuration is then
@@ -48,7 +48,7 @@ static int nsga2_init(void **out, const struct strategy_problem *sp)
 	struct nsga2 *g = xcalloc(1, sizeof(*g));
 	double n;
 
-	problem_copy(&g->p, sp);
+	strategy_problem_copy(&g->p, sp);
 	rng_seed(&g->rng, sp->seed ^ 0x6e736761322d7475ULL);
 	n = 2.0 * sqrt((double)g->p.budget);
 	g->npop = n < 8 ? 8 : n > 100 ? 100 : (size_t)n;
@@ -76,7 +76,7 @@ static void view_fill(struct view *v, const struct problem *p, const struct stra
 	for (size_t i = 0; i < nobs; i++) {
 		size_t f = ms->first[i];
 
-		v->viol[i] = mo_violation(p, &obs[i]);
+		v->viol[i] = strategy_violation(p, &obs[i]);
 		for (size_t k = 0; k < m; k++) {
 			v->se[i * m + k] = obs[i].se && !obs[i].failed ? obs[i].se[k] : 0;
 			if (ms->cnt[f] > 1)
@@ -183,7 +183,7 @@ static size_t select_survivors(struct nsga2 *g, struct member *mem, const struct
 		memcpy(se + i * m, v->se + idx[i] * m, m * sizeof(*se));
 		viol[i] = v->viol[idx[i]];
 	}
-	mo_rank(rank, y, se, viol, n, m);
+	pareto_rank(rank, y, se, viol, n, m);
 	/* Crowding within each rank. */
 	for (int r = 0;; r++) {
 		size_t *fr = xcalloc(n + 1, sizeof(*fr)), nf = 0;
@@ -248,11 +248,11 @@ static void breed(struct nsga2 *g, size_t *child, const struct member *mem, size
 		if (s->dims[d].nvalues > 1 && rng_below(&g->rng, nd) == 0)
 			child[d] = (child[d] + 1 + (size_t)rng_below(&g->rng, s->dims[d].nvalues - 1)) %
 				   s->dims[d].nvalues;
-	for (int tries = 0; pickset_has(&g->seen, child, nd); tries++) {
+	for (int tries = 0; strategy_pickset_has(&g->seen, child, nd); tries++) {
 		size_t d;
 
 		if (tries >= 64) {
-			random_pick(child, s, &g->rng);
+			strategy_random_pick(child, s, &g->rng);
 			continue;
 		}
 		d = (size_t)rng_below(&g->rng, nd ? nd : 1);
@@ -281,11 +281,11 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 		/* The baseline first: on a space of 200 switches a random
 		 * configuration is rarely as good as the compiler's own level. */
 		memset(picks, 0, nd * sizeof(*picks));
-		if (want && pickset_add(&g->seen, picks, nd))
+		if (want && strategy_pickset_add(&g->seen, picks, nd))
 			n++;
 		while (n < want) {
-			random_pick(picks + n * nd, g->p.s, &g->rng);
-			if (pickset_add(&g->seen, picks + n * nd, nd))
+			strategy_random_pick(picks + n * nd, g->p.s, &g->rng);
+			if (strategy_pickset_add(&g->seen, picks + n * nd, nd))
 				n++;
 		}
 	} else {
@@ -294,19 +294,20 @@ static long nsga2_ask(void *state, size_t *picks, size_t max, const struct strat
 		struct measured ms;
 		size_t nmem;
 
-		measured_init(&ms, &g->p, obs, nobs);
+		strategy_measured_init(&ms, &g->p, obs, nobs);
 		view_fill(&v, &g->p, obs, nobs, &ms);
 		nmem = select_survivors(g, mem, &v, nobs, ms.first);
 		if (g->p.repeats && want >= 2 && g->p.budget - g->proposed >= 2)
-			n = strategy_race(picks, race_quota(g->proposed, g->p.budget, want, &ms), &g->p, obs,
-					  &ms, NULL, 0);
+			n = strategy_race(picks,
+					  strategy_race_quota(g->proposed, g->p.budget, want, &ms),
+					  &g->p, obs, &ms, NULL, 0);
 		while (n < want) {
 			breed(g, picks + n * nd, mem, nmem, obs);
-			if (pickset_add(&g->seen, picks + n * nd, nd))
+			if (strategy_pickset_add(&g->seen, picks + n * nd, nd))
 				n++;
 		}
 		view_release(&v);
-		measured_release(&ms);
+		strategy_measured_release(&ms);
 		free(mem);
 	}
 	g->gen_start = nobs;
@@ -320,9 +321,9 @@ static void nsga2_free(void *state)
 
 	if (!g)
 		return;
-	problem_release(&g->p);
+	strategy_problem_release(&g->p);
 	free(g->pop);
-	pickset_release(&g->seen);
+	strategy_pickset_release(&g->seen);
 	free(g);
 }
 

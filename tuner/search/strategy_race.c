@@ -14,7 +14,7 @@
 
 /* Racing: at most RACE_MAX measurements of a configuration; its place on
  * the front in doubt within RACE_Z standard errors of the difference (the
- * 2-SE rule of mo_dominates()); the noise pooled from repeated
+ * 2-SE rule of pareto_dominates()); the noise pooled from repeated
  * measurements once they give RACE_DF degrees of freedom; up to
  * RACE_SHARE/8 of a batch once RACE_RAMP times the budget's spent share
  * reaches 1 (RACE_MAX and the share were chosen on a synthetic oracle,
@@ -27,41 +27,8 @@
 #define RACE_RAMP 2
 #define RACE_SHARE 4
 
-int feasible_pred(const struct problem *p, const double *y)
-{
-	for (size_t k = 0; k < p->nobjs; k++) {
-		const struct pareto_obj *o = &p->objs[k];
-		double v = o->maximize ? -y[k] : y[k];
-
-		if (o->has_limit && (o->maximize ? v < o->limit : v > o->limit))
-			return 0;
-	}
-	return 1;
-}
-
-size_t usable_rows(size_t *rows, int *usable, const struct strategy_obs *obs, size_t nobs,
-		   size_t m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < nobs; i++) {
-		size_t k;
-
-		if (obs[i].failed)
-			continue;
-		for (k = 0; k < m; k++)
-			if (!isfinite(obs[i].value[k]))
-				break;
-		if (k == m) {
-			rows[n++] = i;
-			usable[i] = 1;
-		}
-	}
-	return n;
-}
-
-void measured_init(struct measured *ms, const struct problem *p, const struct strategy_obs *obs,
-		   size_t nobs)
+void strategy_measured_init(struct measured *ms, const struct problem *p,
+			    const struct strategy_obs *obs, size_t nobs)
 {
 	size_t m = p->nobjs;
 	const size_t **picks = xcalloc(nobs + 1, sizeof(*picks));
@@ -75,7 +42,7 @@ void measured_init(struct measured *ms, const struct problem *p, const struct st
 	ms->feas = xcalloc(nobs + 1, sizeof(*ms->feas));
 	ms->usable = xcalloc(nobs + 1, sizeof(*ms->usable));
 	strategy_points(ms->y, ms->feas, p->objs, m, obs, nobs);
-	ms->nrows = usable_rows(ms->rows, ms->usable, obs, nobs, m);
+	ms->nrows = strategy_usable_rows(ms->rows, ms->usable, obs, nobs, m);
 	for (size_t i = 0; i < nobs; i++)
 		picks[i] = obs[i].pick;
 	strategy_first_picks(ms->first, picks, nobs, p->ndims);
@@ -92,7 +59,7 @@ void measured_init(struct measured *ms, const struct problem *p, const struct st
 			ms->ymean[i * m + k] /= (double)ms->cnt[i];
 }
 
-void measured_release(struct measured *ms)
+void strategy_measured_release(struct measured *ms)
 {
 	free(ms->y);
 	free(ms->ymean);
@@ -107,7 +74,7 @@ void measured_release(struct measured *ms)
  * measurement whose mean keeps the hard limits. */
 static int candidate(const struct problem *p, const struct measured *ms, size_t i)
 {
-	return ms->first[i] == i && ms->cnt[i] && feasible_pred(p, ms->ymean + i * p->nobjs);
+	return ms->first[i] == i && ms->cnt[i] && strategy_feasible(p, ms->ymean + i * p->nobjs);
 }
 
 /* The proposals that may have raced once spent of the budget is
@@ -122,7 +89,8 @@ static double race_allowed(double spent, double budget)
 	return budget * share * (knee / 2 + (spent - knee));
 }
 
-size_t race_quota(uint64_t proposed, uint64_t budget, size_t want, const struct measured *ms)
+size_t strategy_race_quota(uint64_t proposed, uint64_t budget, size_t want,
+			   const struct measured *ms)
 {
 	size_t raced = 0;
 	double allowed;
@@ -137,7 +105,7 @@ size_t race_quota(uint64_t proposed, uint64_t budget, size_t want, const struct 
 	return allowed - (double)raced >= (double)want ? want : (size_t)(allowed - (double)raced);
 }
 
-int race_noise(double *sigma, const struct problem *p, const struct measured *ms)
+int strategy_race_noise(double *sigma, const struct problem *p, const struct measured *ms)
 {
 	size_t m = p->nobjs, rows = 0, groups = 0, df;
 
@@ -200,7 +168,7 @@ static double shift_to_free(const double *a, const double *sa, const double *b,
 	return need;
 }
 
-void measured_ref(double *ref, const struct problem *p, const struct measured *ms)
+void strategy_measured_ref(double *ref, const struct problem *p, const struct measured *ms)
 {
 	size_t m = p->nobjs;
 	double *lo = xcalloc(m + 1, sizeof(*lo));
@@ -222,33 +190,40 @@ void measured_ref(double *ref, const struct problem *p, const struct measured *m
 	free(lo);
 }
 
-size_t measured_on_front(char *on, const struct problem *p, const struct measured *ms)
+/* pareto_front() of the candidates' means: every objective minimised, the
+ * hard limits already kept. */
+size_t strategy_measured_on_front(char *on, const struct problem *p, const struct measured *ms)
 {
-	size_t m = p->nobjs, n = 0;
-	const double *ym = ms->ymean;
+	size_t m = p->nobjs, nobs = ms->nobs, nc = 0, n;
+	size_t *at = xcalloc(nobs + 1, sizeof(*at));
+	double *pts = xcalloc(nobs * m + 1, sizeof(*pts));
+	struct pareto_obj *minimise = xcalloc(m + 1, sizeof(*minimise));
+	int *front = xcalloc(nobs + 1, sizeof(*front));
 
-	for (size_t i = 0; i < ms->nobs; i++) {
-		int dominated = 0;
-
+	for (size_t i = 0; i < nobs; i++) {
 		on[i] = 0;
 		if (!candidate(p, ms, i))
 			continue;
-		for (size_t j = 0; j < ms->nobs && !dominated; j++)
-			dominated = j != i && candidate(p, ms, j) &&
-				    mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0;
-		on[i] = !dominated;
-		n += on[i];
+		memcpy(pts + nc * m, ms->ymean + i * m, m * sizeof(*pts));
+		at[nc++] = i;
 	}
+	n = pareto_front(front, NULL, pts, nc, minimise, m);
+	for (size_t c = 0; c < nc; c++)
+		on[at[c]] = (char)front[c];
+	free(at);
+	free(pts);
+	free(minimise);
+	free(front);
 	return n;
 }
 
 /*
- * front_stakes() (strategy_priv.h): only the front and the configurations
+ * strategy_front_stakes() (strategy_priv.h): only the front and the configurations
  * one front member alone dominates can change the hypervolume of all but
  * a member, so only they are counted.
  */
-void front_stakes(double *stake, const struct problem *p, const struct measured *ms,
-		  const char *on)
+void strategy_front_stakes(double *stake, const struct problem *p, const struct measured *ms,
+			   const char *on)
 {
 	size_t m = p->nobjs, nobs = ms->nobs, n = 0, *at = xcalloc(nobs + 1, sizeof(*at));
 	size_t *by = xcalloc(nobs + 1, sizeof(*by));
@@ -263,15 +238,16 @@ void front_stakes(double *stake, const struct problem *p, const struct measured 
 		if (!candidate(p, ms, i))
 			continue;
 		for (size_t j = 0; j < nobs && !on[i] && doms < 2; j++)
-			if (on[j] && mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0)
+			if (on[j] &&
+			    pareto_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0)
 				by[i] = j, doms++;
 		if (on[i] || doms == 1)
 			at[n++] = i;
 	}
-	measured_ref(ref, p, ms);
+	strategy_measured_ref(ref, p, ms);
 	for (size_t a = 0; a < n; a++)
 		memcpy(pts + a * m, ym + at[a] * m, m * sizeof(*pts));
-	all = strategy_hypervolume(pts, n, m, ref);
+	all = pareto_hypervolume(pts, n, m, ref);
 	for (size_t a = 0; a < n; a++) {
 		size_t i = at[a], kept = 0;
 
@@ -280,7 +256,7 @@ void front_stakes(double *stake, const struct problem *p, const struct measured 
 		for (size_t c = 0; c < n; c++)
 			if (c != a && (on[at[c]] || by[at[c]] == i))
 				memcpy(pts + kept++ * m, ym + at[c] * m, m * sizeof(*pts));
-		stake[i] = fmax(0, all - strategy_hypervolume(pts, kept, m, ref));
+		stake[i] = fmax(0, all - pareto_hypervolume(pts, kept, m, ref));
 	}
 	free(at);
 	free(by);
@@ -317,7 +293,7 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 	double *stake = xcalloc(nobs + 1, sizeof(*stake));
 	char *on = xcalloc(nobs + 1, sizeof(*on)), *in = xcalloc(nobs + 1, sizeof(*in));
 	const double *ym = ms->ymean;
-	int known = race_noise(sigma, p, ms);
+	int known = strategy_race_noise(sigma, p, ms);
 
 	if (!known && sigma0)
 		memcpy(sigma, sigma0, m * sizeof(*sigma));
@@ -325,8 +301,8 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 	for (size_t i = 0; i < nobs; i++)
 		for (size_t k = 0; candidate(p, ms, i) && k < m; k++)
 			se[i * m + k] = sigma[k] * fabs(ym[i * m + k]) / sqrt((double)ms->cnt[i]);
-	measured_on_front(on, p, ms);
-	front_stakes(stake, p, ms, on);
+	strategy_measured_on_front(on, p, ms);
+	strategy_front_stakes(stake, p, ms, on);
 	for (size_t i = 0; i < nobs; i++) {
 		/* on the front: the closest configuration that could dominate
 		 * it; off it: the dominator hardest to escape */
@@ -346,7 +322,8 @@ size_t strategy_race(size_t *picks, size_t quota, const struct problem *p,
 					margin = d;
 					by = j;
 				}
-			} else if (mo_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0, m) > 0) {
+			} else if (pareto_dominates(ym + j * m, NULL, 0, ym + i * m, NULL, 0,
+						    m) > 0) {
 				d = shift_to_free(ym + i * m, se + i * m, ym + j * m, se + j * m, m);
 				if (d > margin) {
 					margin = d;

@@ -3,7 +3,9 @@
  * surrogate: tuner's model-based multi-objective strategy; see
  * include/tuner/strategy.h and docs/search.md. The strategy is here, its
  * model (points 2 and 3, predictions, the odds of building) in
- * surrogate_model.c behind surrogate_priv.h.
+ * surrogate_model.c and surrogate_screen.c, its candidates and the choice
+ * among them (points 4 and 5) in surrogate_acquire.c, behind
+ * surrogate_priv.h.
  *
  * What it assumes about flag spaces: most flags do nothing for a given
  * program, a few matter a lot, interactions are sparse and mostly with
@@ -67,9 +69,6 @@
 
 #include "surrogate_priv.h"
 
-#define ENUM_MAX 30000
-#define POOL_RANDOM 3000
-#define POOL_MUTANTS 1000
 /* 1/LOCAL_SHARE of each batch after the racing goes near the front
  * (near_front()), chosen as a hedge, not on bench/search's data */
 #define LOCAL_SHARE 4
@@ -83,9 +82,9 @@ struct surrogate {
 static int surrogate_init(void **out, const struct strategy_problem *sp)
 {
 	struct surrogate *g = xcalloc(1, sizeof(*g));
-	size_t n0 = main_params(sp->s) + 2;
+	size_t n0 = surrogate_main_params(sp->s) + 2;
 
-	problem_copy(&g->p, sp);
+	strategy_problem_copy(&g->p, sp);
 	if (n0 < 8)
 		n0 = 8;
 	if (n0 > g->p.budget / 3)
@@ -138,151 +137,26 @@ static size_t initial_design(struct surrogate *g, size_t *picks, size_t want, st
 
 		if (pk != picks + i * nd)
 			memcpy(pk, picks + i * nd, nd * sizeof(*pk));
-		for (int tries = 0; pickset_has(&g->seen, pk, nd); tries++) {
+		for (int tries = 0; strategy_pickset_has(&g->seen, pk, nd); tries++) {
 			if (tries > 64 || !nd) {
-				random_pick(pk, s, r);
+				strategy_random_pick(pk, s, r);
 			} else {
 				size_t d = (size_t)rng_below(r, nd);
 
 				pk[d] = (size_t)rng_below(r, s->dims[d].nvalues);
 			}
 		}
-		pickset_add(&g->seen, pk, nd);
+		strategy_pickset_add(&g->seen, pk, nd);
 		n++;
 	}
 	return n;
 }
 
-/* ---- Candidates ---- */
-
-struct pool {
-	size_t *picks;
-	size_t n, alloc, nd;
-	struct pickset in;
-};
-
-static void pool_add(struct pool *pl, const struct pickset *seen, const size_t *pick)
-{
-	if (pickset_has(seen, pick, pl->nd) || !pickset_add(&pl->in, pick, pl->nd))
-		return;
-	ALLOC_GROW(pl->picks, (pl->n + 1) * (pl->nd ? pl->nd : 1), pl->alloc);
-	memcpy(pl->picks + pl->n * pl->nd, pick, pl->nd * sizeof(*pick));
-	pl->n++;
-}
-
-static void candidates(struct pool *pl, struct surrogate *g, const struct model *mdl,
-		       const size_t *front, size_t nfront, const struct strategy_obs *obs,
-		       struct rng *r)
-{
-	const struct space *s = g->p.s;
-	size_t nd = g->p.ndims;
-	uint64_t size = space_size(s);
-	size_t *pick = xcalloc(nd + 1, sizeof(*pick)), nmatter = 0, *matter;
-
-	pl->nd = nd;
-	if (!space_beyond_u64(s) && size - g->seen.n <= ENUM_MAX) {
-		for (uint64_t i = 0; i < size; i++) {
-			space_index_pick(pick, s, i);
-			pool_add(pl, &g->seen, pick);
-		}
-		free(pick);
-		return;
-	}
-	matter = xcalloc(nd + 1, sizeof(*matter));
-	for (size_t d = 0; d < nd; d++)
-		if (mdl->matters[d] && s->dims[d].nvalues > 1)
-			matter[nmatter++] = d;
-	for (size_t i = 0; i < POOL_RANDOM; i++) {
-		random_pick(pick, s, r);
-		pool_add(pl, &g->seen, pick);
-	}
-	for (size_t f = 0; f < nfront; f++) {
-		const size_t *base = obs[front[f]].pick;
-
-		for (size_t d = 0; d < nd; d++)
-			for (size_t v = 0; v < s->dims[d].nvalues; v++) {
-				if (v == base[d])
-					continue;
-				memcpy(pick, base, nd * sizeof(*pick));
-				pick[d] = v;
-				pool_add(pl, &g->seen, pick);
-			}
-	}
-	for (size_t i = 0; nfront && i < POOL_MUTANTS; i++) {
-		size_t changes = 2 + (size_t)rng_below(r, 2);
-
-		memcpy(pick, obs[front[rng_below(r, nfront)]].pick, nd * sizeof(*pick));
-		for (size_t c = 0; c < changes; c++) {
-			size_t d = nmatter ? matter[rng_below(r, nmatter)] : (size_t)rng_below(r, nd);
-
-			pick[d] = (size_t)rng_below(r, s->dims[d].nvalues);
-		}
-		pool_add(pl, &g->seen, pick);
-	}
-	free(matter);
-	free(pick);
-}
-
-/* ---- Hypervolume improvement ---- */
-
-/* 2-D hypervolume of the front (nf rows sorted by objective 0, then 1)
- * with y among it, in one sweep. */
-static double hv2_with(const double *front, size_t nf, const double *y, const double *ref)
-{
-	double v = 0, best1 = ref[1];
-	int placed = !(y[0] < ref[0] && y[1] < ref[1]);
-
-	for (size_t i = 0;;) {
-		const double *q;
-
-		if (!placed && (i == nf || y[0] < front[i * 2] ||
-				(y[0] == front[i * 2] && y[1] <= front[i * 2 + 1]))) {
-			q = y;
-			placed = 1;
-		} else if (i < nf) {
-			q = front + i++ * 2;
-		} else {
-			break;
-		}
-		if (q[0] < ref[0] && q[1] < best1) {
-			v += (ref[0] - q[0]) * (best1 - q[1]);
-			best1 = q[1];
-		}
-	}
-	return v;
-}
-
-static int by_first(const void *a, const void *b)
-{
-	const double *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return (x[1] > y[1]) - (x[1] < y[1]);
-}
-
-/* HV(front + y) - HV(front); front: nf rows of m (sorted by by_first()
- * when m == 2), with room for one more. */
-static double hvi(double *front, size_t nf, const double *y, size_t m, const double *ref,
-		  double base)
-{
-	double v;
-
-	if (m == 2) {
-		v = hv2_with(front, nf, y, ref) - base;
-	} else {
-		memcpy(front + nf * m, y, m * sizeof(*y));
-		v = strategy_hypervolume(front, nf + 1, m, ref) - base;
-	}
-	/* Rounding leaves a point on the front a tiny negative gain. */
-	return v > 0 ? v : 0;
-}
-
 /*
  * The front of the feasible measured means (a configuration measured
  * more than once: the mean of its measurements): the observations into
- * front, their means into frontv (sorted by by_first() when m == 2); and
- * the reference point into ref (measured_ref()). Returns the front's size.
+ * front, their means into frontv (in pareto_hypervolume_order()); and
+ * the reference point into ref (strategy_measured_ref()). Returns the front's size.
  */
 static size_t measured_front(size_t *front, double *frontv, double *ref, const struct problem *p,
 			     const struct measured *ms)
@@ -291,23 +165,22 @@ static size_t measured_front(size_t *front, double *frontv, double *ref, const s
 	const double *ym = ms->ymean;
 	char *on = xcalloc(ms->nobs + 1, sizeof(*on));
 
-	measured_on_front(on, p, ms);
+	strategy_measured_on_front(on, p, ms);
 	for (size_t i = 0; i < ms->nobs; i++)
 		if (on[i]) {
 			memcpy(frontv + nfront * m, ym + i * m, m * sizeof(*ym));
 			front[nfront++] = i;
 		}
 	free(on);
-	measured_ref(ref, p, ms);
-	if (m == 2)
-		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
+	strategy_measured_ref(ref, p, ms);
+	pareto_hypervolume_order(frontv, nfront, m);
 	return nfront;
 }
 
 /* ---- Racing: measuring again what may be on the front by luck ---- */
 
 /*
- * Point 6: up to race_quota() of the batch, by strategy_race(); until
+ * Point 6: up to strategy_race_quota() of the batch, by strategy_race(); until
  * configurations measured again give a noise estimate of their own, the
  * noise is the relative spread of the observations around the model's
  * predictions, which holds the model's misfit too and so overstates it
@@ -330,7 +203,7 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
 	for (size_t j = 0; j < ms->nrows; j++) {
 		size_t i = ms->rows[j];
 
-		predict_mean(pm, mdl, p, obs[i].pick);
+		surrogate_predict_mean(pm, mdl, p, obs[i].pick);
 		for (size_t k = 0; k < m; k++) {
 			double r = (ms->y[i * m + k] - pm[k]) / (fabs(pm[k]) + 1e-300);
 
@@ -339,8 +212,8 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
 	}
 	for (size_t k = 0; k < m && ms->nrows; k++)
 		sigma[k] = sqrt(sigma[k] / (double)ms->nrows);
-	n = strategy_race(picks, race_quota(g->proposed, p->budget, want, ms), p, obs, ms, sigma,
-			  gain);
+	n = strategy_race(picks, strategy_race_quota(g->proposed, p->budget, want, ms), p, obs, ms,
+			  sigma, gain);
 	free(sigma);
 	free(pm);
 	return n;
@@ -356,7 +229,7 @@ static size_t race(struct surrogate *g, size_t *picks, size_t want, const struct
  * over levels that change everything) cannot keep the search from the
  * front's neighbourhood, where the few flags that matter are. The member
  * is drawn first, with odds in proportion to the hypervolume it holds
- * alone (front_stakes()), so that a cluster of near-twins on the front,
+ * alone (strategy_front_stakes()), so that a cluster of near-twins on the front,
  * each holding almost nothing, does not take the hedge; then one of its
  * neighbours. Writes at picks[n..] and returns the new n.
  */
@@ -375,10 +248,10 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 	if (left < 2 || !nfront)
 		take = 0;
 	if (take) {
-		/* front[] is measured_on_front()'s set, in order */
+		/* front[] is strategy_measured_on_front()'s set, in order */
 		for (size_t f = 0; f < nfront; f++)
 			on[front[f]] = 1;
-		front_stakes(stake, &g->p, ms, on);
+		strategy_front_stakes(stake, &g->p, ms, on);
 	}
 	for (size_t f = 0; f < nfront; f++)
 		wt[f] = stake[front[f]];
@@ -407,7 +280,7 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 				if (v == pick[d])
 					continue;
 				pick[d] = v;
-				if (pickset_has(&g->seen, pick, nd))
+				if (strategy_pickset_has(&g->seen, pick, nd))
 					continue;
 				ALLOC_GROW(near, (nn + 1) * nd, nalloc);
 				memcpy(near + nn++ * nd, pick, nd * sizeof(*pick));
@@ -417,7 +290,7 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 			continue;
 		}
 		memcpy(picks + n * nd, near + rng_below(r, nn) * nd, nd * sizeof(*pick));
-		pickset_add(&g->seen, picks + n * nd, nd);
+		strategy_pickset_add(&g->seen, picks + n * nd, nd);
 		n++;
 		take--;
 	}
@@ -429,107 +302,6 @@ static size_t near_front(struct surrogate *g, size_t *picks, size_t n, size_t wa
 	return n;
 }
 
-/* ---- Acquisition ---- */
-
-/*
- * The candidate of the pool (n of them, pred: predict_pool()'s) not yet
- * taken with the largest expected hypervolume improvement over the front
- * frontv[0..nfront) (with room for one more), times its odds of building
- * (pok, NULL: it builds): its index, that value into *gain; SIZE_MAX and
- * 0 when none improves it.
- */
-static size_t best_candidate(double *gain, const struct problem *p, const double *pred,
-			     size_t n, const char *taken, const double *pok, double *frontv,
-			     size_t nfront, const double *ref)
-{
-	size_t m = p->nobjs, best = SIZE_MAX;
-	double base;
-
-	if (m == 2)
-		qsort(frontv, nfront, 2 * sizeof(*frontv), by_first);
-	base = strategy_hypervolume(frontv, nfront, m, ref);
-	*gain = 0;
-	for (size_t c = 0; c < n; c++) {
-		double sum = 0;
-
-		for (size_t b = 0; !taken[c] && b < ENSEMBLE; b++) {
-			const double *yp = pred + (c * ENSEMBLE + b) * m;
-
-			if (feasible_pred(p, yp))
-				sum += hvi(frontv, nfront, yp, m, ref, base);
-		}
-		sum = sum / ENSEMBLE * (pok ? pok[c] : 1);
-		if (sum > *gain) {
-			*gain = sum;
-			best = c;
-		}
-	}
-	return best;
-}
-
-/* With no feasible point measured (ref not finite), the worst of the
- * predictions pred (n candidates) bounds the box. */
-static void pool_ref(double *ref, const double *pred, size_t n, size_t m)
-{
-	if (isfinite(ref[0]))
-		return;
-	for (size_t k = 0; k < m; k++) {
-		ref[k] = -HUGE_VAL;
-		for (size_t c = 0; c < n * ENSEMBLE; c++)
-			ref[k] = fmax(ref[k], pred[c * m + k]);
-		ref[k] += 1;
-	}
-}
-
-/*
- * Point 5: the rest of the batch, picks[n..want), from the pool pl with
- * predict_pool()'s pred and sdv (pok: the odds that each builds, NULL:
- * all do; a candidate proposed since the pool was made is skipped),
- * against the front frontv[0..nfront) (room for want more) and the
- * reference point ref. Returns the batch's size.
- */
-static size_t acquire(struct surrogate *g, size_t *picks, size_t n, size_t want,
-		      const struct pool *pl, const double *pred, const double *sdv,
-		      const double *pok, double *frontv, size_t nfront, const double *ref)
-{
-	const struct problem *p = &g->p;
-	size_t nd = p->ndims, m = p->nobjs;
-	char *taken = xcalloc(pl->n + 1, sizeof(*taken));
-
-	for (size_t c = 0; c < pl->n; c++)
-		taken[c] = pickset_has(&g->seen, pl->picks + c * nd, nd);
-	while (n < want && pl->n) {
-		double gain;
-		size_t best = best_candidate(&gain, p, pred, pl->n, taken, pok, frontv, nfront, ref);
-
-		if (best == SIZE_MAX) {
-			/* Nothing improves the front: the least certain. */
-			for (size_t c = 0; c < pl->n; c++)
-				if (!taken[c] &&
-				    (best == SIZE_MAX || sdv[c] * (pok ? pok[c] : 1) >
-							      sdv[best] * (pok ? pok[best] : 1)))
-					best = c;
-			if (best == SIZE_MAX)
-				break;
-		}
-		memcpy(picks + n * nd, pl->picks + best * nd, nd * sizeof(*picks));
-		pickset_add(&g->seen, picks + n * nd, nd);
-		n++;
-		taken[best] = 1;
-		/* The believer: the mean prediction joins the front. */
-		for (size_t k = 0; k < m; k++) {
-			double sum = 0;
-
-			for (size_t b = 0; b < ENSEMBLE; b++)
-				sum += pred[(best * ENSEMBLE + b) * m + k];
-			frontv[nfront * m + k] = sum / ENSEMBLE;
-		}
-		nfront++;
-	}
-	free(taken);
-	return n;
-}
-
 static long surrogate_ask(void *state, size_t *picks, size_t max,
 			  const struct strategy_obs *obs, size_t nobs)
 {
@@ -538,9 +310,9 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	size_t m = p->nobjs, want, n = 0, nfront, *front;
 	struct rng r;
 	struct model mdl = { 0 };
-	struct pool pl = { 0 };
+	struct cand_pool pl = { 0 };
 	struct measured ms;
-	double *frontv, *ref, *pok, *pred, *sdv;
+	double *frontv, *ref;
 
 	if (strategy_check_obs("surrogate", nobs, g->proposed) < 0)
 		return -1;
@@ -559,39 +331,30 @@ static long surrogate_ask(void *state, size_t *picks, size_t max,
 	if (want > p->budget - g->proposed)
 		want = (size_t)(p->budget - g->proposed);
 
-	measured_init(&ms, p, obs, nobs);
-	model_fit(&mdl, p, obs, ms.rows, ms.nrows, &r);
+	strategy_measured_init(&ms, p, obs, nobs);
+	surrogate_model_fit(&mdl, p, obs, ms.rows, ms.nrows, &r);
 	front = xcalloc(nobs + 1, sizeof(*front));
 	frontv = xcalloc((nobs + want + 1) * m + 1, sizeof(*frontv));
 	ref = xcalloc(m + 1, sizeof(*ref));
 	nfront = measured_front(front, frontv, ref, p, &ms);
-	candidates(&pl, g, &mdl, front, nfront, obs, &r);
-	pok = success_odds(p, obs, nobs, ms.usable, pl.picks, pl.n, &r);
-	predict_pool(&pred, &sdv, &mdl, p, pl.picks, pl.n);
-	if (p->repeats && isfinite(ref[0])) {
-		/* a call is raced when a wrong one would cost more than the
-		 * best new configuration is expected to add */
-		char *none = xcalloc(pl.n + 1, sizeof(*none));
-		double gain;
-
-		best_candidate(&gain, p, pred, pl.n, none, pok, frontv, nfront, ref);
-		free(none);
-		n = race(g, picks, want, &mdl, obs, &ms, gain);
-	}
-	pool_ref(ref, pred, pl.n, m);
+	surrogate_candidates(&pl, p, &g->seen, &mdl, front, nfront, obs, &r);
+	pl.pok = surrogate_success_odds(p, obs, nobs, ms.usable, pl.picks, pl.n, &r);
+	surrogate_predict_pool(&pl.pred, &pl.spread, &mdl, p, pl.picks, pl.n);
+	/* a call is raced when a wrong one would cost more than the best new
+	 * configuration is expected to add */
+	if (p->repeats && isfinite(ref[0]))
+		n = race(g, picks, want, &mdl, obs, &ms,
+			 surrogate_best_gain(p, &pl, frontv, nfront, ref));
+	surrogate_pool_ref(ref, &pl, m);
 	n = near_front(g, picks, n, want, front, nfront, obs, &ms, &r);
-	n = acquire(g, picks, n, want, &pl, pred, sdv, pok, frontv, nfront, ref);
+	n = surrogate_acquire(picks, n, want, &g->seen, p, &pl, frontv, nfront, ref);
 	g->proposed += n;
-	free(pred);
-	free(sdv);
-	measured_release(&ms);
+	strategy_measured_release(&ms);
 	free(front);
 	free(frontv);
 	free(ref);
-	free(pok);
-	free(pl.picks);
-	pickset_release(&pl.in);
-	model_release(&mdl);
+	surrogate_cand_pool_release(&pl);
+	surrogate_model_release(&mdl);
 	return (long)n;
 }
 
@@ -614,7 +377,7 @@ static int by_score(const void *a, const void *b)
  * What matters, by the model fitted on every observation: per objective,
  * the dimensions that pass the screening (point 3), the clearest first
  * (at most 12), each with its value of largest effect against the
- * dimension's first value (model_effects(): a fit of the dimensions that
+ * dimension's first value (surrogate_model_effects(): a fit of the dimensions that
  * matter alone), as a relative change (log models) or a difference.
  */
 static char *surrogate_describe(void *state, const char *const *names,
@@ -632,7 +395,7 @@ static char *surrogate_describe(void *state, const char *const *names,
 	struct rng r;
 	double *coef;
 
-	nrows = usable_rows(rows, usable, obs, nobs, m);
+	nrows = strategy_usable_rows(rows, usable, obs, nobs, m);
 	if (nrows < 3) {
 		free(rows);
 		free(usable);
@@ -640,12 +403,12 @@ static char *surrogate_describe(void *state, const char *const *names,
 		return NULL;
 	}
 	rng_seed(&r, mix64(p->seed ^ 0x7375727267617465ULL) + nobs);
-	model_fit(&mdl, p, obs, rows, nrows, &r);
-	coef = xcalloc(main_params(s), sizeof(*coef));
+	surrogate_model_fit(&mdl, p, obs, rows, nrows, &r);
+	coef = xcalloc(surrogate_main_params(s), sizeof(*coef));
 	for (size_t k = 0; k < m; k++) {
 		size_t ne = 0;
 
-		model_effects(coef, &mdl, p, obs, rows, nrows, k);
+		surrogate_model_effects(coef, &mdl, p, obs, rows, nrows, k);
 		for (size_t d = 0, col = 0; d < nd; col += s->dims[d].nvalues - 1, d++) {
 			double best = 0;
 			size_t bestv = 0;
@@ -676,7 +439,7 @@ static char *surrogate_describe(void *state, const char *const *names,
 		strbuf_addf(&sb, " (%zu of %zu dimensions matter, by %zu measurements)", ne,
 			    p->ndims, nrows);
 	}
-	model_release(&mdl);
+	surrogate_model_release(&mdl);
 	free(coef);
 	free(rows);
 	free(usable);
@@ -690,8 +453,8 @@ static void surrogate_free(void *state)
 
 	if (!g)
 		return;
-	problem_release(&g->p);
-	pickset_release(&g->seen);
+	strategy_problem_release(&g->p);
+	strategy_pickset_release(&g->seen);
 	free(g);
 }
 

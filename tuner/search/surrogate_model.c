@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/linalg.h"
 #include "surrogate_priv.h"
 
-size_t main_params(const struct space *s)
+size_t surrogate_main_params(const struct space *s)
 {
 	size_t p = 1;
 
@@ -24,9 +25,9 @@ size_t main_params(const struct space *s)
 	return p;
 }
 
-void main_terms(struct term **out, size_t *n, const struct space *s)
+void surrogate_main_terms(struct term **out, size_t *n, const struct space *s)
 {
-	*out = xcalloc(main_params(s), sizeof(**out));
+	*out = xcalloc(surrogate_main_params(s), sizeof(**out));
 	*n = 0;
 	for (size_t d = 0; d < s->ndims; d++)
 		for (size_t v = 1; v < s->dims[d].nvalues; v++)
@@ -42,47 +43,8 @@ static double term_x(const struct term *t, const size_t *pick)
 	return 1;
 }
 
-int chol_factor(double *a, size_t p)
-{
-	for (size_t j = 0; j < p; j++) {
-		double s = a[j * p + j];
-
-		for (size_t k = 0; k < j; k++)
-			s -= a[j * p + k] * a[j * p + k];
-		if (!(s > 0))
-			return -1;
-		a[j * p + j] = sqrt(s);
-		for (size_t i = j + 1; i < p; i++) {
-			double t = a[i * p + j];
-
-			for (size_t k = 0; k < j; k++)
-				t -= a[i * p + k] * a[j * p + k];
-			a[i * p + j] = t / a[j * p + j];
-		}
-	}
-	return 0;
-}
-
-void chol_apply(const double *l, double *b, size_t p)
-{
-	for (size_t i = 0; i < p; i++) {
-		double t = b[i];
-
-		for (size_t k = 0; k < i; k++)
-			t -= l[i * p + k] * b[k];
-		b[i] = t / l[i * p + i];
-	}
-	for (size_t i = p; i-- > 0;) {
-		double t = b[i];
-
-		for (size_t k = i + 1; k < p; k++)
-			t -= l[k * p + i] * b[k];
-		b[i] = t / l[i * p + i];
-	}
-}
-
-void ridge_fit(double *beta, const struct term *terms, size_t nterms, const size_t *rows,
-	       const double *t, const double *w, size_t n, const struct strategy_obs *obs)
+void surrogate_ridge_fit(double *beta, const struct term *terms, size_t nterms, const size_t *rows,
+			 const double *t, const double *w, size_t n, const struct strategy_obs *obs)
 {
 	size_t p = nterms + 1;
 	double *a = xcalloc(p * p, sizeof(*a)), *x = xcalloc(p, sizeof(*x));
@@ -107,15 +69,16 @@ void ridge_fit(double *beta, const struct term *terms, size_t nterms, const size
 			a[r * p + c] = a[c * p + r];
 		a[r * p + r] += r ? RIDGE : 1e-9;
 	}
-	if (chol_factor(a, p) == 0)
-		chol_apply(a, beta, p);
+	if (linalg_chol_factor(a, p) == 0)
+		linalg_chol_solve(a, beta, p);
 	else
 		memset(beta, 0, p * sizeof(*beta));
 	free(a);
 	free(x);
 }
 
-double predict(const double *beta, const struct term *terms, size_t nterms, const size_t *pick)
+double surrogate_predict(const double *beta, const struct term *terms, size_t nterms,
+			 const size_t *pick)
 {
 	double v = beta[0];
 
@@ -141,8 +104,8 @@ static void fit_ensemble(struct model *mdl, const struct problem *p, const size_
 		for (size_t i = 0; i < n; i++)
 			tk[i] = t[i * m + k];
 		for (size_t b = 0; b < ENSEMBLE; b++)
-			ridge_fit(mdl->beta + (b * m + k) * np, mdl->terms, mdl->nterms, rows, tk,
-				  w + b * n, n, obs);
+			surrogate_ridge_fit(mdl->beta + (b * m + k) * np, mdl->terms, mdl->nterms,
+					    rows, tk, w + b * n, n, obs);
 	}
 	free(tk);
 }
@@ -185,7 +148,7 @@ static void add_interactions(struct model *mdl, const struct problem *p, size_t 
 	}
 }
 
-void model_release(struct model *mdl)
+void surrogate_model_release(struct model *mdl)
 {
 	free(mdl->terms);
 	free(mdl->beta);
@@ -196,14 +159,15 @@ void model_release(struct model *mdl)
 	memset(mdl, 0, sizeof(*mdl));
 }
 
-void predict_all(double *out, const struct model *mdl, const struct problem *p,
-		 const size_t *pick)
+void surrogate_predict_all(double *out, const struct model *mdl, const struct problem *p,
+			   const size_t *pick)
 {
 	size_t m = p->nobjs, np = mdl->nterms + 1;
 
 	for (size_t b = 0; b < ENSEMBLE; b++)
 		for (size_t k = 0; k < m; k++) {
-			double v = predict(mdl->beta + (b * m + k) * np, mdl->terms, mdl->nterms, pick);
+			double v = surrogate_predict(mdl->beta + (b * m + k) * np, mdl->terms,
+						     mdl->nterms, pick);
 
 			if (mdl->logged[k])
 				v = exp(v);
@@ -211,12 +175,12 @@ void predict_all(double *out, const struct model *mdl, const struct problem *p,
 		}
 }
 
-void predict_mean(double *out, const struct model *mdl, const struct problem *p,
-		  const size_t *pick)
+void surrogate_predict_mean(double *out, const struct model *mdl, const struct problem *p,
+			    const size_t *pick)
 {
 	double *all = xcalloc(ENSEMBLE * p->nobjs, sizeof(*all));
 
-	predict_all(all, mdl, p, pick);
+	surrogate_predict_all(all, mdl, p, pick);
 	for (size_t k = 0; k < p->nobjs; k++) {
 		out[k] = 0;
 		for (size_t b = 0; b < ENSEMBLE; b++)
@@ -225,15 +189,15 @@ void predict_mean(double *out, const struct model *mdl, const struct problem *p,
 	free(all);
 }
 
-void predict_pool(double **pred, double **spread, const struct model *mdl,
-		  const struct problem *p, const size_t *picks, size_t n)
+void surrogate_predict_pool(double **pred, double **spread, const struct model *mdl,
+			    const struct problem *p, const size_t *picks, size_t n)
 {
 	size_t m = p->nobjs;
 	double *pr = xcalloc(n * ENSEMBLE * m + 1, sizeof(*pr));
 	double *sd = xcalloc(n + 1, sizeof(*sd));
 
 	for (size_t c = 0; c < n; c++) {
-		predict_all(pr + c * ENSEMBLE * m, mdl, p, picks + c * p->ndims);
+		surrogate_predict_all(pr + c * ENSEMBLE * m, mdl, p, picks + c * p->ndims);
 		for (size_t k = 0; k < m; k++) {
 			double sum = 0, sq = 0, mean;
 
@@ -253,8 +217,8 @@ void predict_pool(double **pred, double **spread, const struct model *mdl,
 
 /* ---- Fitting ---- */
 
-void model_fit(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
-	       const size_t *rows, size_t nrows, struct rng *r)
+void surrogate_model_fit(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
+			 const size_t *rows, size_t nrows, struct rng *r)
 {
 	size_t m = p->nobjs;
 	double *t, *w;
@@ -276,19 +240,20 @@ void model_fit(struct model *mdl, const struct problem *p, const struct strategy
 	w = xcalloc(ENSEMBLE * nrows + 1, sizeof(*w));
 	for (size_t i = 0; i < ENSEMBLE * nrows; i++)
 		w[i] = -log(1.0 - rng_double(r));
-	main_terms(&mdl->terms, &mdl->nterms, p->s);
-	model_screen(mdl, p, obs, rows, nrows, t, r);
+	surrogate_main_terms(&mdl->terms, &mdl->nterms, p->s);
+	surrogate_screen(mdl, p, obs, rows, nrows, t, r);
 	add_interactions(mdl, p, nrows);
 	fit_ensemble(mdl, p, rows, t, w, nrows, obs);
 	free(t);
 	free(w);
 }
 
-void model_effects(double *coef, const struct model *mdl, const struct problem *p,
-		   const struct strategy_obs *obs, const size_t *rows, size_t nrows, size_t k)
+void surrogate_model_effects(double *coef, const struct model *mdl, const struct problem *p,
+			     const struct strategy_obs *obs, const size_t *rows, size_t nrows,
+			     size_t k)
 {
 	const struct space *s = p->s;
-	size_t nd = p->ndims, nt = 0, np = main_params(s) - 1;
+	size_t nd = p->ndims, nt = 0, np = surrogate_main_params(s) - 1;
 	struct term *terms = xcalloc(np + 1, sizeof(*terms));
 	double *t = xcalloc(nrows + 1, sizeof(*t)), *w = xcalloc(nrows + 1, sizeof(*w));
 	double *beta = xcalloc(np + 1, sizeof(*beta));
@@ -302,7 +267,7 @@ void model_effects(double *coef, const struct model *mdl, const struct problem *
 		t[i] = mdl->logged[k] ? log(v) : v;
 		w[i] = 1;
 	}
-	ridge_fit(beta, terms, nt, rows, t, w, nrows, obs);
+	surrogate_ridge_fit(beta, terms, nt, rows, t, w, nrows, obs);
 	memset(coef, 0, np * sizeof(*coef));
 	for (size_t i = 0, c = 0, d = 0; i < nt; i++) {
 		for (; d < terms[i].d1; d++)
@@ -315,8 +280,8 @@ void model_effects(double *coef, const struct model *mdl, const struct problem *
 	free(beta);
 }
 
-double *success_odds(const struct problem *p, const struct strategy_obs *obs, size_t nobs,
-		     const int *usable, const size_t *picks, size_t npicks, struct rng *r)
+double *surrogate_success_odds(const struct problem *p, const struct strategy_obs *obs, size_t nobs,
+			       const int *usable, const size_t *picks, size_t npicks, struct rng *r)
 {
 	struct term *mt;
 	size_t nmt, nok = 0, *all;
@@ -326,7 +291,7 @@ double *success_odds(const struct problem *p, const struct strategy_obs *obs, si
 		nok += usable[i] != 0;
 	if (nok == nobs)
 		return NULL;
-	main_terms(&mt, &nmt, p->s);
+	surrogate_main_terms(&mt, &nmt, p->s);
 	all = xcalloc(nobs, sizeof(*all));
 	tok = xcalloc(nobs, sizeof(*tok));
 	w = xcalloc(nobs, sizeof(*w));
@@ -338,13 +303,13 @@ double *success_odds(const struct problem *p, const struct strategy_obs *obs, si
 	for (size_t b = 0; b < ENSEMBLE; b++) {
 		for (size_t i = 0; i < nobs; i++)
 			w[i] = -log(1.0 - rng_double(r));
-		ridge_fit(beta + b * (nmt + 1), mt, nmt, all, tok, w, nobs, obs);
+		surrogate_ridge_fit(beta + b * (nmt + 1), mt, nmt, all, tok, w, nobs, obs);
 	}
 	pok = xcalloc(npicks + 1, sizeof(*pok));
 	for (size_t c = 0; c < npicks; c++) {
 		for (size_t b = 0; b < ENSEMBLE; b++)
-			pok[c] += fmin(1, fmax(0, predict(beta + b * (nmt + 1), mt, nmt,
-							  picks + c * p->ndims)));
+			pok[c] += fmin(1, fmax(0, surrogate_predict(beta + b * (nmt + 1), mt, nmt,
+								    picks + c * p->ndims)));
 		pok[c] /= ENSEMBLE;
 	}
 	free(mt);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * surrogate_screen: which dimensions matter to the surrogate's model
- * (point 3 of surrogate.c; model_screen() in surrogate_priv.h; the why in
+ * (point 3 of surrogate.c; surrogate_screen() in surrogate_priv.h; the why in
  * docs/search.md): forward selection, each round against a permutation
  * null of the residual (Freedman-Lane), so that it holds when the
  * dimensions outnumber the observations.
@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/linalg.h"
 #include "surrogate_priv.h"
 
 /* Permutations of the null per round, the rank of the null's maxima that
@@ -137,11 +138,11 @@ static void stat_prepare(struct screen *sc, size_t d)
 		for (size_t j = 0; j <= i; j++)
 			a[i * k + j] = a[j * k + i] = dot(xi, sc->x + (c0 + j) * n, n) + (i == j) * RIDGE;
 	}
-	chol_factor(a, k); /* positive definite: X'X + RIDGE I */
+	linalg_chol_factor(a, k); /* positive definite: X'X + RIDGE I */
 	for (size_t j = 0; j < k; j++) {
 		memset(ainv + j * k, 0, k * sizeof(*ainv));
 		ainv[j * k + j] = 1;
-		chol_apply(a, ainv + j * k, k); /* column j of A^-1, its row j */
+		linalg_chol_solve(a, ainv + j * k, k); /* column j of A^-1, its row j */
 	}
 	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < k; j++)
@@ -315,8 +316,8 @@ static void screen(double *clear, const struct space *s, const struct strategy_o
 	free(b);
 }
 
-void model_screen(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
-		  const size_t *rows, size_t n, const double *t, struct rng *r)
+void surrogate_screen(struct model *mdl, const struct problem *p, const struct strategy_obs *obs,
+		      const size_t *rows, size_t n, const double *t, struct rng *r)
 {
 	size_t m = p->nobjs, nd = p->ndims;
 	double *y = xcalloc(n + 1, sizeof(*y));

@@ -5,58 +5,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tuner/cgmodel.h"
 #include "tuner/uarch_score.h"
-#include "formats/parse.h"
 #include "tuner/strategy.h"
 #include "tuner/util.h"
 #include "study_priv.h"
 
-/* Known keys of each mapping, NULL-terminated (the command sections' are in
- * study_cmds.c). */
+/* Known keys of each mapping, NULL-terminated (the other sections' are in
+ * study_cmds.c, study_lab.c and study_objectives.c). */
 static const char *const top_keys[] = {
 	"study", "source", "space", "build", "train", "deploy", "ready", "reboot",
 	"recover", "size", "measure", "testbeds", "lab", "objectives", "search", "layout", "watch",
 	NULL
 };
 static const char *const source_keys[] = { "repo", "rev", "path", NULL };
-static const char *const objective_keys[] = {
-	"name", "unit", "goal", "limit", "from", "parser", NULL
-};
 static const char *const search_keys[] = { "strategy", "budget", "seed", "time", "race", NULL };
 static const char *const booleans[] = { "false", "true", "off", "on", "no", "yes", NULL };
 static const char *const layout_keys[] = { "samples", NULL };
-
-int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	ynode_verror(ld->path, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int study_want_map(const struct loader *ld, const struct ynode *n, const char *what,
-		   const char *const *known)
-{
-	if (ynode_want(ld->path, n, YNODE_MAP, what) < 0)
-		return -1;
-	return ynode_check_keys(ld->path, n, known);
-}
-
-int study_check_parser(const struct loader *ld, const struct ynode *n, const char *name)
-{
-	if (!parse_valid(name))
-		return study_err(ld, n, "unknown parser '%s' (known: %s)", name,
-				 parse_names());
-	return 0;
-}
 
 static int parse_name(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
@@ -64,7 +33,7 @@ static int parse_name(struct loader *ld, const struct ynode *key, const struct y
 				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
 	char **name = &ld->s->name;
 
-	if (ynode_str(name, ld->path, n, "study") < 0)
+	if (study_ynode_str(name, ld->path, n, "study") < 0)
 		return -1;
 	if (!**name)
 		return study_err(ld, n, "missing study name");
@@ -106,10 +75,10 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 		return -1;
 	s->source_repo_loc = s->source_rev_loc = study_loc_of(key);
 	for (size_t i = 0; i < ARRAY_SIZE(fields); i++) {
-		v = ynode_get(n, fields[i].key);
+		v = study_ynode_get(n, fields[i].key);
 		if (!v)
 			continue;
-		if (ynode_str(fields[i].out, ld->path, v, fields[i].what) < 0)
+		if (study_ynode_str(fields[i].out, ld->path, v, fields[i].what) < 0)
 			return -1;
 		if (!fields[i].loc)
 			continue;
@@ -117,7 +86,7 @@ static int parse_source(struct loader *ld, const struct ynode *key, const struct
 			return study_err(ld, v, "'%s' is empty", fields[i].what);
 		*fields[i].loc = study_loc_of(v);
 	}
-	v = ynode_get(n, "path");
+	v = study_ynode_get(n, "path");
 	if (v && (s->source_path[0] == '/' || has_dotdot(s->source_path)))
 		return study_err(ld, v,
 				 "'source.path' must be a relative path inside the repository");
@@ -135,7 +104,7 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 		return study_err(ld, key, "empty dimension name");
 	if (n->kind != YNODE_SEQ)
 		return study_err(ld, n, "dimension '%s' must be a list of values, not %s", name,
-				 ynode_describe(n));
+				 study_ynode_describe(n));
 	if (!n->nkids)
 		return study_err(ld, n, "dimension '%s' has no values", name);
 
@@ -145,7 +114,7 @@ static int parse_dimension(struct loader *ld, const struct ynode *key, const str
 
 		if (v->kind != YNODE_SCALAR) {
 			study_err(ld, v, "values of dimension '%s' must be strings, not %s",
-				  name, ynode_describe(v));
+				  name, study_ynode_describe(v));
 			goto out;
 		}
 		if (pgo && strcmp(v->str, "off") && strcmp(v->str, "on")) {
@@ -178,7 +147,7 @@ out:
 
 static int parse_space(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
-	if (ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
+	if (study_ynode_want(ld->path, n, YNODE_MAP, "space") < 0)
 		return -1;
 	if (!n->nkids)
 		return study_err(ld, n, "'space' has no dimensions");
@@ -199,97 +168,6 @@ static int parse_space(struct loader *ld, const struct ynode *key, const struct 
 	return 0;
 }
 
-/* Objective idx of the list seq; size and measure are parsed already. */
-static int parse_objective(struct loader *ld, struct objective *o, const struct ynode *seq,
-			   size_t idx)
-{
-	static const char *const goals[] = { "max", "min", NULL };
-	static const char *const sources[] = { "measure", "size", NULL };
-	const struct study *s = ld->s;
-	const struct ynode *n = seq->kids[idx], *name, *v, *from;
-	int i;
-
-	if (study_want_map(ld, n, "objective", objective_keys) < 0)
-		return -1;
-	name = ynode_get(n, "name");
-	if (!name)
-		return study_err(ld, n, "objective without a name");
-	if (ynode_str(&o->name, ld->path, name, "objective name") < 0)
-		return -1;
-	if (!*o->name)
-		return study_err(ld, name, "empty objective name");
-	for (size_t j = 0; j < idx; j++) {
-		const struct ynode *other = ynode_get(seq->kids[j], "name");
-
-		if (!strcmp(other->str, o->name))
-			return study_err(ld, name, "duplicate objective '%s' "
-					 "(first at line %d)", o->name, other->line);
-	}
-
-	o->unit = xstrdup("");
-	v = ynode_get(n, "unit");
-	if (v && ynode_str(&o->unit, ld->path, v, "unit") < 0)
-		return -1;
-	v = ynode_get(n, "goal");
-	if (!v)
-		return study_err(ld, n, "objective '%s' needs a goal (max or min)", o->name);
-	if (ynode_choice(&i, ld->path, v, "goal", goals) < 0)
-		return -1;
-	o->maximize = i == 0;
-	v = ynode_get(n, "limit");
-	if (v) {
-		if (ynode_double(&o->limit, ld->path, v, "limit") < 0)
-			return -1;
-		o->has_limit = 1;
-	}
-
-	from = ynode_get(n, "from");
-	o->from_size = !strcmp(o->name, "size");
-	if (from) {
-		if (ynode_choice(&i, ld->path, from, "from", sources) < 0)
-			return -1;
-		o->from_size = i == 1;
-	}
-	v = ynode_get(n, "parser");
-	if (o->from_size) {
-		if (v)
-			return study_err(ld, v, "'parser' does not apply to the size "
-					 "objective '%s'", o->name);
-		if (s->size_kind == SIZE_NONE)
-			return study_err(ld, from ? from : n, "objective '%s' is the "
-					 "artifact size but there is no size section", o->name);
-		return 0;
-	}
-	if (v) {
-		if (ynode_str(&o->parser, ld->path, v, "parser") < 0 ||
-		    study_check_parser(ld, v, o->parser) < 0)
-			return -1;
-	} else {
-		o->parser = xstrdup(s->parser);
-	}
-	if (!s->measure.command)
-		return study_err(ld, ld->measure ? ld->measure : n,
-				 "objective '%s' is measured but there is no measure command",
-				 o->name);
-	return 0;
-}
-
-static int parse_objectives(struct loader *ld, const struct ynode *key, const struct ynode *n)
-{
-	struct study *s = ld->s;
-
-	if (ynode_want(ld->path, n, YNODE_SEQ, "objectives") < 0)
-		return -1;
-	if (!n->nkids)
-		return study_err(ld, n, "'objectives' is empty");
-	s->objectives = xcalloc(n->nkids, sizeof(*s->objectives));
-	s->nobjectives = n->nkids;
-	for (size_t i = 0; i < n->nkids; i++)
-		if (parse_objective(ld, &s->objectives[i], n, i) < 0)
-			return -1;
-	return 0;
-}
-
 static int parse_search(struct loader *ld, const struct ynode *key, const struct ynode *n)
 {
 	struct study *s = ld->s;
@@ -298,33 +176,33 @@ static int parse_search(struct loader *ld, const struct ynode *key, const struct
 	if (study_want_map(ld, n, "search", search_keys) < 0)
 		return -1;
 	s->search_loc = study_loc_of(key);
-	v = ynode_get(n, "strategy");
+	v = study_ynode_get(n, "strategy");
 	if (v) {
-		if (ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
+		if (study_ynode_str(&s->strategy, ld->path, v, "search.strategy") < 0)
 			return -1;
 		if (!strategy_find(s->strategy))
 			return study_err(ld, v, "unknown search strategy '%s' (known: %s)",
 					 s->strategy, strategy_names());
 	}
-	v = ynode_get(n, "budget");
-	if (v && ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
+	v = study_ynode_get(n, "budget");
+	if (v && study_ynode_u64(&s->budget, ld->path, v, "search.budget") < 0)
 		return -1;
 	if (v && s->budget > STUDY_MAX_CONFIGS)
 		return study_err(ld, v, "'search.budget' must be from 1 to %llu (0 or none: the "
 				 "whole space), not '%s'", STUDY_MAX_CONFIGS, v->str);
-	v = ynode_get(n, "seed");
-	if (v && ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
+	v = study_ynode_get(n, "seed");
+	if (v && study_ynode_u64(&s->seed, ld->path, v, "search.seed") < 0)
 		return -1;
-	v = ynode_get(n, "time");
+	v = study_ynode_get(n, "time");
 	if (v && (v->kind != YNODE_SCALAR || parse_duration(&s->time, v->str) < 0 ||
 		  s->time <= 0))
 		return study_err(ld, v, "'search.time' is a duration such as 8h, 90m, 1h30m or "
 				 "600 (seconds), more than 0");
-	v = ynode_get(n, "race");
+	v = study_ynode_get(n, "race");
 	if (v) {
 		int i;
 
-		if (ynode_choice(&i, ld->path, v, "search.race", booleans) < 0)
+		if (study_ynode_choice(&i, ld->path, v, "search.race", booleans) < 0)
 			return -1;
 		s->race = i % 2;
 	}
@@ -338,10 +216,10 @@ static int parse_layout(struct loader *ld, const struct ynode *key, const struct
 	if (study_want_map(ld, n, "layout", layout_keys) < 0)
 		return -1;
 	ld->s->samples_loc = study_loc_of(key);
-	v = ynode_get(n, "samples");
+	v = study_ynode_get(n, "samples");
 	if (v)
 		ld->s->samples_loc = study_loc_of(v);
-	if (v && ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
+	if (v && study_ynode_count(&ld->s->layout_samples, ld->path, v, "layout.samples") < 0)
 		return -1;
 	return 0;
 }
@@ -356,19 +234,19 @@ static int parse_watch(struct loader *ld, const struct ynode *key, const struct 
 
 	if (study_want_map(ld, n, "watch", keys) < 0)
 		return -1;
-	v = ynode_get(n, "flags");
-	if (v && ynode_str(&s->watch_flags, ld->path, v, "watch.flags") < 0)
+	v = study_ynode_get(n, "flags");
+	if (v && study_ynode_str(&s->watch_flags, ld->path, v, "watch.flags") < 0)
 		return -1;
-	v = ynode_get(n, "layout");
-	if (v && ynode_count(&s->watch_layout, ld->path, v, "watch.layout") < 0)
+	v = study_ynode_get(n, "layout");
+	if (v && study_ynode_count(&s->watch_layout, ld->path, v, "watch.layout") < 0)
 		return -1;
 	if (v && s->watch_layout < 2)
 		return study_err(ld, v, "'watch.layout' must be at least 2: with one layout seed a "
 				 "commit that only moves code cannot be told from a regression");
-	v = ynode_get(n, "repeats");
-	if (v && ynode_count(&s->watch_repeats, ld->path, v, "watch.repeats") < 0)
+	v = study_ynode_get(n, "repeats");
+	if (v && study_ynode_count(&s->watch_repeats, ld->path, v, "watch.repeats") < 0)
 		return -1;
-	v = ynode_get(n, "notify");
+	v = study_ynode_get(n, "notify");
 	if (v && study_parse_cmd_section(ld, &s->watch_notify, v, "watch.notify", notify_keys) < 0)
 		return -1;
 	return 0;
@@ -396,7 +274,7 @@ static const struct section {
 	{ "measure", study_parse_measure, NULL },
 	{ "testbeds", study_parse_testbeds, NULL },
 	{ "lab", study_parse_lab, NULL },
-	{ "objectives", parse_objectives, "missing 'objectives'" },
+	{ "objectives", study_parse_objectives, "missing 'objectives'" },
 	{ "search", parse_search, NULL },
 	{ "layout", parse_layout, NULL },
 	{ "watch", parse_watch, NULL },
@@ -426,8 +304,8 @@ static int load_root(struct loader *ld, const struct ynode *root)
 
 	if (root->kind != YNODE_MAP)
 		return study_err(ld, root, "a study file must be a mapping, not %s",
-				 ynode_describe(root));
-	if (ynode_check_keys(ld->path, root, top_keys) < 0)
+				 study_ynode_describe(root));
+	if (study_ynode_check_keys(ld->path, root, top_keys) < 0)
 		return -1;
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
 		const struct section *sec = &sections[i];
@@ -528,13 +406,13 @@ int study_load(struct study *out, const char *path)
 	if (read_study(&buf, &len, path) < 0)
 		goto out;
 	hash64_hex(out->hash, hash64(HASH64_INIT, buf, len));
-	if (ynode_load(&root, path, buf, len) < 0 || load_root(&ld, root) < 0)
+	if (study_ynode_load(&root, path, buf, len) < 0 || load_root(&ld, root) < 0)
 		goto out;
 	ret = 0;
 out:
 	if (ret < 0)
 		study_release(out);
-	ynode_free(root);
+	study_ynode_free(root);
 	free(buf);
 	return ret;
 }
@@ -606,12 +484,7 @@ void study_release(struct study *s)
 	cmd_spec_release(&s->measure);
 	free(s->parser);
 	study_release_testbeds(s);
-	for (size_t i = 0; i < s->nobjectives; i++) {
-		free(s->objectives[i].name);
-		free(s->objectives[i].unit);
-		free(s->objectives[i].parser);
-	}
-	free(s->objectives);
+	study_release_objectives(s);
 	free(s->strategy);
 	cg_model_release(&s->model);
 	memset(s, 0, sizeof(*s));

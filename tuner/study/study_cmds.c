@@ -46,10 +46,10 @@ static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
 	char what[64];
 
 	out->loc = study_loc_of(n);
-	v = ynode_get(n, "command");
+	v = study_ynode_get(n, "command");
 	if (v) {
 		snprintf(what, sizeof(what), "%s.command", section);
-		if (ynode_str(&out->command, ld->path, v, what) < 0)
+		if (study_ynode_str(&out->command, ld->path, v, what) < 0)
 			return -1;
 		out->loc = study_loc_of(v);
 		if (!*out->command) {
@@ -57,9 +57,9 @@ static int parse_cmd_fields(const struct loader *ld, struct cmd_spec *out,
 			out->command = NULL;
 		}
 	}
-	v = ynode_get(n, "timeout");
+	v = study_ynode_get(n, "timeout");
 	snprintf(what, sizeof(what), "%s.timeout", section);
-	if (v && ynode_timeout(&out->timeout, ld->path, v, what) < 0)
+	if (v && study_ynode_timeout(&out->timeout, ld->path, v, what) < 0)
 		return -1;
 	return 0;
 }
@@ -122,7 +122,7 @@ static int parse_inputs(const struct loader *ld, struct cmd_spec *out, const str
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s.inputs", section);
-	if (ynode_want(ld->path, n, YNODE_SEQ, what) < 0)
+	if (study_ynode_want(ld->path, n, YNODE_SEQ, what) < 0)
 		return -1;
 	if (n->nkids == 0)
 		return study_err(ld, n, "'%s' is empty (leave it out instead)", what);
@@ -131,7 +131,7 @@ static int parse_inputs(const struct loader *ld, struct cmd_spec *out, const str
 		char *rel = NULL, *path;
 		int err;
 
-		if (ynode_str(&rel, ld->path, v, what) < 0)
+		if (study_ynode_str(&rel, ld->path, v, what) < 0)
 			return -1;
 		if (!*rel) {
 			free(rel);
@@ -160,9 +160,10 @@ int study_parse_cmd_section(const struct loader *ld, struct cmd_spec *out,
 	    parse_cmd_fields(ld, out, n, section) < 0)
 		return -1;
 	if (!out->command)
-		return study_err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
-				 "missing %s command", section);
-	if (ynode_get(n, "inputs") && parse_inputs(ld, out, ynode_get(n, "inputs"), section) < 0)
+		return study_err(ld, study_ynode_get(n, "command") ?
+				 study_ynode_get(n, "command") : n, "missing %s command", section);
+	if (study_ynode_get(n, "inputs") &&
+	    parse_inputs(ld, out, study_ynode_get(n, "inputs"), section) < 0)
 		return -1;
 	return 0;
 }
@@ -177,13 +178,14 @@ static int parse_applied(struct loader *ld, const struct ynode *n)
 		return 0;
 	}
 	if (n->kind != YNODE_MAP)
-		return ynode_bad_value(ld->path, n, "build.applied",
-				       "record or {command: CMD, timeout: S}");
-	if (ynode_check_keys(ld->path, n, cmd_keys) < 0 ||
+		return study_ynode_bad_value(ld->path, n, "build.applied",
+					     "record or {command: CMD, timeout: S}");
+	if (study_ynode_check_keys(ld->path, n, cmd_keys) < 0 ||
 	    parse_cmd_fields(ld, &s->applied_cmd, n, "build.applied") < 0)
 		return -1;
 	if (!s->applied_cmd.command)
-		return study_err(ld, ynode_get(n, "command") ? ynode_get(n, "command") : n,
+		return study_err(ld, study_ynode_get(n, "command") ?
+				 study_ynode_get(n, "command") : n,
 				 "missing build.applied command");
 	s->applied = APPLIED_COMMAND;
 	return 0;
@@ -201,7 +203,7 @@ static int parse_either(int *out, struct loader *ld, const struct ynode *v, cons
 		return 0;
 	}
 	both = xasprintf("%s or %s", one, other);
-	ynode_bad_value(ld->path, v, what, both);
+	study_ynode_bad_value(ld->path, v, what, both);
 	free(both);
 	return -1;
 }
@@ -216,10 +218,10 @@ static int parse_slurm(struct loader *ld, const struct ynode *n)
 
 	if (study_want_map(ld, n, "build.slurm", slurm_keys) < 0)
 		return -1;
-	v = ynode_get(n, "partition");
+	v = study_ynode_get(n, "partition");
 	if (v) {
 		str = NULL;
-		if (ynode_str(&str, ld->path, v, "build.slurm.partition") < 0)
+		if (study_ynode_str(&str, ld->path, v, "build.slurm.partition") < 0)
 			return -1;
 		o->partition = str;
 		if (!*str || strspn(str, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -227,10 +229,10 @@ static int parse_slurm(struct loader *ld, const struct ynode *n)
 			return study_err(ld, v, "'build.slurm.partition' must be a partition name "
 					 "(letters, digits, '.', '_', '-', ',')");
 	}
-	v = ynode_get(n, "mem");
+	v = study_ynode_get(n, "mem");
 	if (v) {
 		str = NULL;
-		if (ynode_str(&str, ld->path, v, "build.slurm.mem") < 0)
+		if (study_ynode_str(&str, ld->path, v, "build.slurm.mem") < 0)
 			return -1;
 		o->mem = str;
 		/* Slurm's form: a number, then an optional unit. */
@@ -239,25 +241,25 @@ static int parse_slurm(struct loader *ld, const struct ynode *n)
 		    (str[digits] && !strchr("KMGT", str[digits])))
 			return study_err(ld, v, "'build.slurm.mem' must be a size such as 4096M or 4G");
 	}
-	v = ynode_get(n, "cpus");
-	if (v && ynode_count(&o->cpus, ld->path, v, "build.slurm.cpus") < 0)
+	v = study_ynode_get(n, "cpus");
+	if (v && study_ynode_count(&o->cpus, ld->path, v, "build.slurm.cpus") < 0)
 		return -1;
-	v = ynode_get(n, "time");
-	if (v && ynode_count(&o->time_min, ld->path, v, "build.slurm.time") < 0)
+	v = study_ynode_get(n, "time");
+	if (v && study_ynode_count(&o->time_min, ld->path, v, "build.slurm.time") < 0)
 		return -1;
-	v = ynode_get(n, "retries");
+	v = study_ynode_get(n, "retries");
 	if (v) {
 		uint64_t r;
 
-		if (ynode_u64(&r, ld->path, v, "build.slurm.retries") < 0)
+		if (study_ynode_u64(&r, ld->path, v, "build.slurm.retries") < 0)
 			return -1;
 		if (r > 100)
 			return study_err(ld, v, "'build.slurm.retries' must be from 0 to 100");
 		o->retries = (unsigned)r;
 	}
-	v = ynode_get(n, "poll");
+	v = study_ynode_get(n, "poll");
 	if (v) {
-		if (ynode_double(&o->poll, ld->path, v, "build.slurm.poll") < 0)
+		if (study_ynode_double(&o->poll, ld->path, v, "build.slurm.poll") < 0)
 			return -1;
 		if (!(o->poll >= 0.05 && o->poll <= 600))
 			return study_err(ld, v, "'build.slurm.poll' must be between 0.05 and 600 seconds");
@@ -275,30 +277,30 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 		return -1;
 	if (!s->build.command)
 		return study_err(ld, n, "missing build command");
-	v = ynode_get(n, "artifact");
+	v = study_ynode_get(n, "artifact");
 	if (!v)
 		return study_err(ld, n, "missing build artifact");
-	if (ynode_str(&s->artifact, ld->path, v, "build.artifact") < 0)
+	if (study_ynode_str(&s->artifact, ld->path, v, "build.artifact") < 0)
 		return -1;
 	if (!*s->artifact)
 		return study_err(ld, v, "missing build artifact");
 	if (s->artifact[0] == '/')
 		return study_err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
-	v = ynode_get(n, "applied");
+	v = study_ynode_get(n, "applied");
 	if (v && parse_applied(ld, v) < 0)
 		return -1;
-	v = ynode_get(n, "inputs");
+	v = study_ynode_get(n, "inputs");
 	if (v && parse_inputs(ld, &s->build, v, "build") < 0)
 		return -1;
-	v = ynode_get(n, "equivalent");
+	v = study_ynode_get(n, "equivalent");
 	if (v && parse_either(&s->skip_equivalent, ld, v, "build.equivalent", "skip", "build") < 0)
 		return -1;
-	v = ynode_get(n, "executor");
+	v = study_ynode_get(n, "executor");
 	if (v && parse_either(&s->executor_slurm, ld, v, "build.executor", "slurm", "local") < 0)
 		return -1;
 	s->slurm.retries = 2;
 	s->slurm.poll = 2.0;
-	v = ynode_get(n, "slurm");
+	v = study_ynode_get(n, "slurm");
 	if (v) {
 		if (!s->executor_slurm)
 			return study_err(ld, v, "'build.slurm' needs 'build.executor: slurm'");
@@ -314,7 +316,7 @@ int study_parse_train(struct loader *ld, const struct ynode *key, const struct y
 
 	if (study_parse_cmd_section(ld, &ld->s->train, n, "train", train_keys) < 0)
 		return -1;
-	v = ynode_get(n, "share");
+	v = study_ynode_get(n, "share");
 	if (v && parse_either(&ld->s->share_profiles, ld, v, "train.share", "check", "own") < 0)
 		return -1;
 	return 0;
@@ -341,21 +343,21 @@ int study_parse_size(struct loader *ld, const struct ynode *key, const struct yn
 
 	if (study_want_map(ld, n, "size", size_keys) < 0)
 		return -1;
-	v = ynode_get(n, "of");
-	if (v && ynode_choice(&i, ld->path, v, "size.of", of) < 0)
+	v = study_ynode_get(n, "of");
+	if (v && study_ynode_choice(&i, ld->path, v, "size.of", of) < 0)
 		return -1;
-	v = ynode_get(n, "measure");
+	v = study_ynode_get(n, "measure");
 	if (!v)
 		return study_err(ld, n, "missing 'size.measure' (text, file or command)");
-	if (ynode_choice(&i, ld->path, v, "size.measure", kinds) < 0)
+	if (study_ynode_choice(&i, ld->path, v, "size.measure", kinds) < 0)
 		return -1;
 	s->size_kind = kind_of[i];
 	if (parse_cmd_fields(ld, &s->size_cmd, n, "size") < 0)
 		return -1;
 	if (s->size_kind == SIZE_COMMAND && !s->size_cmd.command)
 		return study_err(ld, n, "'size.measure: command' needs a size command");
-	if (s->size_kind != SIZE_COMMAND && ynode_get(n, "command"))
-		return study_err(ld, ynode_get(n, "command"),
+	if (s->size_kind != SIZE_COMMAND && study_ynode_get(n, "command"))
+		return study_err(ld, study_ynode_get(n, "command"),
 				 "'size.command' applies only to 'measure: command'");
 	return 0;
 }
@@ -366,22 +368,22 @@ static int parse_repeats(struct loader *ld, const struct ynode *n)
 	const struct ynode *min, *max;
 
 	if (n->kind == YNODE_SCALAR) {
-		if (ynode_count(&s->repeats_min, ld->path, n, "measure.repeats") < 0)
+		if (study_ynode_count(&s->repeats_min, ld->path, n, "measure.repeats") < 0)
 			return -1;
 		s->repeats_max = s->repeats_min;
 		return 0;
 	}
 	if (n->kind != YNODE_MAP)
-		return ynode_bad_value(ld->path, n, "measure.repeats",
-				       "a number or {min: N, max: N}");
-	if (ynode_check_keys(ld->path, n, repeats_keys) < 0)
+		return study_ynode_bad_value(ld->path, n, "measure.repeats",
+					     "a number or {min: N, max: N}");
+	if (study_ynode_check_keys(ld->path, n, repeats_keys) < 0)
 		return -1;
-	min = ynode_get(n, "min");
-	max = ynode_get(n, "max");
-	if (min && ynode_count(&s->repeats_min, ld->path, min, "measure.repeats.min") < 0)
+	min = study_ynode_get(n, "min");
+	max = study_ynode_get(n, "max");
+	if (min && study_ynode_count(&s->repeats_min, ld->path, min, "measure.repeats.min") < 0)
 		return -1;
 	s->repeats_max = s->repeats_min;
-	if (max && ynode_count(&s->repeats_max, ld->path, max, "measure.repeats.max") < 0)
+	if (max && study_ynode_count(&s->repeats_max, ld->path, max, "measure.repeats.max") < 0)
 		return -1;
 	if (s->repeats_min > s->repeats_max)
 		return study_err(ld, max, "'measure.repeats.max' (%u) is less than min (%u)",
@@ -397,7 +399,7 @@ static int positive(const struct loader *ld, double *out, const struct ynode *n,
 	double v;
 
 	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v <= 0 || v > 1e9)
-		return ynode_bad_value(ld->path, n, what, "a positive number, at most 1e9");
+		return study_ynode_bad_value(ld->path, n, what, "a positive number, at most 1e9");
 	*out = v;
 	return 0;
 }
@@ -420,14 +422,14 @@ static int parse_model(struct loader *ld, const struct ynode *n)
 		return -1;
 	ld->model = n;
 	for (size_t i = 0; i < ARRAY_SIZE(nums); i++) {
-		v = ynode_get(n, nums[i].key);
+		v = study_ynode_get(n, nums[i].key);
 		if (v && positive(ld, nums[i].out, v, nums[i].what) < 0)
 			return -1;
 	}
-	v = ynode_get(n, "files");
+	v = study_ynode_get(n, "files");
 	if (!v)
 		return 0;
-	if (ynode_str(&m->files, ld->path, v, "measure.model.files") < 0)
+	if (study_ynode_str(&m->files, ld->path, v, "measure.model.files") < 0)
 		return -1;
 	if (!*m->files)
 		return study_err(ld, v, "'measure.model.files' is empty");
@@ -445,10 +447,10 @@ static int parse_uarch(struct loader *ld, const struct ynode *n)
 	if (study_want_map(ld, n, "measure.uarch", uarch_keys) < 0)
 		return -1;
 	ld->uarch = n;
-	v = ynode_get(n, "preset");
+	v = study_ynode_get(n, "preset");
 	if (!v)
 		return study_err(ld, n, "'measure.uarch' needs a preset (%s)", ua_preset_names());
-	if (ynode_want(ld->path, v, YNODE_SCALAR, "measure.uarch.preset") < 0)
+	if (study_ynode_want(ld->path, v, YNODE_SCALAR, "measure.uarch.preset") < 0)
 		return -1;
 	if (ua_config_preset(c, v->str, err, sizeof(err)) < 0)
 		return study_err(ld, v, "measure.uarch.preset: %s", err);
@@ -459,7 +461,7 @@ static int parse_uarch(struct loader *ld, const struct ynode *n)
 		if (!strcmp(key->str, "preset"))
 			continue;
 		snprintf(what, sizeof(what), "measure.uarch.%s", key->str);
-		if (ynode_want(ld->path, val, YNODE_SCALAR, what) < 0)
+		if (study_ynode_want(ld->path, val, YNODE_SCALAR, what) < 0)
 			return -1;
 		if (ua_config_set(c, key->str, val->str, err, sizeof(err)) < 0)
 			return study_err(ld, val, "measure.uarch.%s", err);
@@ -479,23 +481,23 @@ int study_parse_measure(struct loader *ld, const struct ynode *key, const struct
 	    parse_cmd_fields(ld, &s->measure, n, "measure") < 0)
 		return -1;
 	ld->measure = n;
-	v = ynode_get(n, "inputs");
+	v = study_ynode_get(n, "inputs");
 	if (v && parse_inputs(ld, &s->measure, v, "measure") < 0)
 		return -1;
-	v = ynode_get(n, "parser");
-	if (v && (ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
+	v = study_ynode_get(n, "parser");
+	if (v && (study_ynode_str(&s->parser, ld->path, v, "measure.parser") < 0 ||
 		  study_check_parser(ld, v, s->parser) < 0))
 		return -1;
-	v = ynode_get(n, "repeats");
+	v = study_ynode_get(n, "repeats");
 	if (v && parse_repeats(ld, v) < 0)
 		return -1;
-	v = ynode_get(n, "model");
+	v = study_ynode_get(n, "model");
 	if (v && parse_model(ld, v) < 0)
 		return -1;
-	v = ynode_get(n, "uarch");
+	v = study_ynode_get(n, "uarch");
 	if (v && parse_uarch(ld, v) < 0)
 		return -1;
-	v = ynode_get(n, "same_code");
+	v = study_ynode_get(n, "same_code");
 	if (v && parse_either(&s->share_same_code, ld, v, "measure.same_code", "share",
 			      "separate") < 0)
 		return -1;

@@ -52,7 +52,7 @@ static int check_refs(const struct loader *ld, const struct ynode *v, const char
 
 static int parse_env(struct loader *ld, struct testbed *tb, const struct ynode *n)
 {
-	if (ynode_want(ld->path, n, YNODE_MAP, "testbed env") < 0)
+	if (study_ynode_want(ld->path, n, YNODE_MAP, "testbed env") < 0)
 		return -1;
 	tb->nenv = n->nkids / 2;
 	tb->env_name = xcalloc(tb->nenv + 1, sizeof(*tb->env_name));
@@ -74,7 +74,7 @@ static int parse_env(struct loader *ld, struct testbed *tb, const struct ynode *
 		tb->env_name[i] = xstrdup(k->str);
 		if (v->kind != YNODE_SCALAR)
 			return study_err(ld, v, "testbed '%s': env %s must be a string, not %s",
-					 tb->name, k->str, ynode_describe(v));
+					 tb->name, k->str, study_ynode_describe(v));
 		if (check_refs(ld, v, k->str) < 0)
 			return -1;
 		tb->env_value[i] = xstrdup(v->str);
@@ -90,12 +90,12 @@ static int parse_testbed(struct loader *ld, struct testbed *tb, const struct yno
 	if (v->kind == YNODE_MAP) {
 		if (study_want_map(ld, v, "testbed", testbed_keys) < 0)
 			return -1;
-		name = ynode_get(v, "name");
+		name = study_ynode_get(v, "name");
 		if (!name)
 			return study_err(ld, v, "testbed without a name ({name: NAME, env: {...}})");
-		env = ynode_get(v, "env");
+		env = study_ynode_get(v, "env");
 	}
-	if (ynode_str(&tb->name, ld->path, name, "testbed") < 0)
+	if (study_ynode_str(&tb->name, ld->path, name, "testbed") < 0)
 		return -1;
 	if (!*tb->name)
 		return study_err(ld, name, "empty testbed name");
@@ -107,7 +107,7 @@ int study_parse_testbeds(struct loader *ld, const struct ynode *key, const struc
 	struct study *s = ld->s;
 
 	(void)key;
-	if (ynode_want(ld->path, n, YNODE_SEQ, "testbeds") < 0)
+	if (study_ynode_want(ld->path, n, YNODE_SEQ, "testbeds") < 0)
 		return -1;
 	if (!n->nkids)
 		return study_err(ld, n, "'testbeds' is empty");
@@ -169,21 +169,21 @@ int study_parse_lab(struct loader *ld, const struct ynode *key, const struct yno
 	if (study_want_map(ld, n, "lab", lab_keys) < 0)
 		return -1;
 	l->loc = study_loc_of(key);
-	if ((v = ynode_get(n, "mode"))) {
-		if (ynode_choice(&i, ld->path, v, "lab.mode", modes) < 0)
+	if ((v = study_ynode_get(n, "mode"))) {
+		if (study_ynode_choice(&i, ld->path, v, "lab.mode", modes) < 0)
 			return -1;
 		l->mode = i ? LAB_ALL : LAB_SPLIT;
 	}
-	if ((v = ynode_get(n, "order"))) {
-		if (ynode_choice(&i, ld->path, v, "lab.order", orders) < 0)
+	if ((v = study_ynode_get(n, "order"))) {
+		if (study_ynode_choice(&i, ld->path, v, "lab.order", orders) < 0)
 			return -1;
 		l->order = i ? LAB_BUILDS : LAB_ROUNDS;
 	}
-	if ((v = ynode_get(n, "quarantine")) &&
-	    ynode_count(&l->quarantine, ld->path, v, "lab.quarantine") < 0)
+	if ((v = study_ynode_get(n, "quarantine")) &&
+	    study_ynode_count(&l->quarantine, ld->path, v, "lab.quarantine") < 0)
 		return -1;
-	if ((v = ynode_get(n, "boot_attempts")) &&
-	    ynode_count(&l->boot_attempts, ld->path, v, "lab.boot_attempts") < 0)
+	if ((v = study_ynode_get(n, "boot_attempts")) &&
+	    study_ynode_count(&l->boot_attempts, ld->path, v, "lab.boot_attempts") < 0)
 		return -1;
 	return 0;
 }
@@ -196,11 +196,11 @@ int study_parse_ready(struct loader *ld, const struct ynode *key, const struct y
 	(void)key;
 	if (study_parse_cmd_section(ld, &s->ready, n, "ready", ready_keys) < 0)
 		return -1;
-	if ((v = ynode_get(n, "interval")) &&
-	    ynode_timeout(&s->ready_interval, ld->path, v, "ready.interval") < 0)
+	if ((v = study_ynode_get(n, "interval")) &&
+	    study_ynode_timeout(&s->ready_interval, ld->path, v, "ready.interval") < 0)
 		return -1;
-	if ((v = ynode_get(n, "within")) &&
-	    ynode_timeout(&s->ready_within, ld->path, v, "ready.within") < 0)
+	if ((v = study_ynode_get(n, "within")) &&
+	    study_ynode_timeout(&s->ready_within, ld->path, v, "ready.within") < 0)
 		return -1;
 	if (v && s->ready_within <= 0)
 		return study_err(ld, v, "'ready.within' must be more than 0 seconds");

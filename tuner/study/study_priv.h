@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * study_priv: what the two halves of the study loader share, private to the
+ * study_priv: what the parts of the study loader share, private to the
  * study module. study.c loads the file and parses the top-level sections;
  * study_cmds.c parses the sections that run commands (build, train, deploy,
  * reboot, size, measure); study_lab.c the testbeds and their lifecycle
- * (testbeds, lab, ready, recover).
+ * (testbeds, lab, ready, recover); study_objectives.c the objectives;
+ * study_loader.c has the checks they all use.
  */
 #ifndef TUNER_STUDY_PRIV_H
 #define TUNER_STUDY_PRIV_H
@@ -22,7 +23,7 @@ struct loader {
 	const struct ynode *pgo_on;  /* the "on" value of the pgo dimension */
 };
 
-/* "path:line:col: message" at n (1:1 for NULL); returns -1. */
+/* study_loader.c. "path:line:col: message" at n (1:1 for NULL); returns -1. */
 int study_err(const struct loader *ld, const struct ynode *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -61,6 +62,10 @@ int study_parse_testbeds(struct loader *ld, const struct ynode *key, const struc
 int study_parse_lab(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_ready(struct loader *ld, const struct ynode *key, const struct ynode *n);
 int study_parse_recover(struct loader *ld, const struct ynode *key, const struct ynode *n);
+/* study_objectives.c: objectives (after size and measure). */
+int study_parse_objectives(struct loader *ld, const struct ynode *key, const struct ynode *n);
+/* Frees the objectives of s. */
+void study_release_objectives(struct study *s);
 /* [local] when the study names no testbed. */
 void study_default_testbeds(struct study *s);
 /* Frees the testbeds and the lifecycle commands of s. */

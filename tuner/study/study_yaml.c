@@ -96,12 +96,12 @@ static void node_append(struct ynode *n, struct ynode *kid)
 	n->kids[n->nkids++] = kid;
 }
 
-void ynode_free(struct ynode *n)
+void study_ynode_free(struct ynode *n)
 {
 	if (!n)
 		return;
 	for (size_t i = 0; i < n->nkids; i++)
-		ynode_free(n->kids[i]);
+		study_ynode_free(n->kids[i]);
 	free(n->kids);
 	free(n->str);
 	free(n);
@@ -128,7 +128,7 @@ static struct ynode *node_copy(const struct ynode *n)
 	return c;
 }
 
-const char *ynode_describe(const struct ynode *n)
+const char *study_ynode_describe(const struct ynode *n)
 {
 	if (n->kind == YNODE_SEQ)
 		return "a list";
@@ -238,8 +238,9 @@ static int load_node(struct ynode **out, struct yload *y, const yaml_event_t *ev
 			goto out;
 		if (n->kind == YNODE_MAP && n->nkids % 2 == 0 && kid->kind != YNODE_SCALAR) {
 			tn_input_error_at(y->path, kid->line, kid->col,
-				    "mapping keys must be strings, not %s", ynode_describe(kid));
-			ynode_free(kid);
+					  "mapping keys must be strings, not %s",
+					  study_ynode_describe(kid));
+			study_ynode_free(kid);
 			goto out;
 		}
 		node_append(n, kid);
@@ -249,11 +250,11 @@ static int load_node(struct ynode **out, struct yload *y, const yaml_event_t *ev
 	n = NULL;
 	ret = 0;
 out:
-	ynode_free(n);
+	study_ynode_free(n);
 	return ret;
 }
 
-int ynode_load(struct ynode **out, const char *path, const char *buf, size_t len)
+int study_ynode_load(struct ynode **out, const char *path, const char *buf, size_t len)
 {
 	struct yload y = { .path = path, .buf = buf, .len = len };
 	struct ynode *root = NULL;
@@ -291,7 +292,7 @@ int ynode_load(struct ynode **out, const char *path, const char *buf, size_t len
 	root = NULL;
 	ret = 0;
 out:
-	ynode_free(root);
+	study_ynode_free(root);
 	for (size_t i = 0; i < y.nanchors; i++)
 		free(y.anchors[i].name);
 	free(y.anchors);
@@ -299,7 +300,7 @@ out:
 	return ret;
 }
 
-int ynode_verror(const char *path, const struct ynode *n, const char *fmt, va_list ap)
+int study_ynode_verror(const char *path, const struct ynode *n, const char *fmt, va_list ap)
 {
 	char msg[768];
 
@@ -311,17 +312,17 @@ int ynode_verror(const char *path, const struct ynode *n, const char *fmt, va_li
 	return tn_input_error_at(path, n ? n->line : 1, n ? n->col : 1, "%s", msg);
 }
 
-int ynode_error(const char *path, const struct ynode *n, const char *fmt, ...)
+int study_ynode_error(const char *path, const struct ynode *n, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	ynode_verror(path, n, fmt, ap);
+	study_ynode_verror(path, n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
-const struct ynode *ynode_get(const struct ynode *map, const char *key)
+const struct ynode *study_ynode_get(const struct ynode *map, const char *key)
 {
 	for (size_t i = 0; i + 1 < map->nkids; i += 2)
 		if (!strcmp(map->kids[i]->str, key))
@@ -382,11 +383,11 @@ static int unknown_key(const char *path, const struct ynode *key, const char *co
 	struct strbuf sb = STRBUF_INIT;
 
 	if (guess)
-		return ynode_error(path, key, "unknown key '%s' (did you mean '%s'?)", key->str,
-				   guess);
+		return study_ynode_error(path, key, "unknown key '%s' (did you mean '%s'?)",
+					 key->str, guess);
 	for (size_t i = 0; known[i]; i++)
 		strbuf_addf(&sb, "%s%s", i ? ", " : "", known[i]);
-	ynode_error(path, key, "unknown key '%s' (expected %s)", key->str, strbuf_str(&sb));
+	study_ynode_error(path, key, "unknown key '%s' (expected %s)", key->str, strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -1;
 }
@@ -399,89 +400,91 @@ static int in_list(const char *const *list, const char *s)
 	return 0;
 }
 
-int ynode_check_keys(const char *path, const struct ynode *map, const char *const *known)
+int study_ynode_check_keys(const char *path, const struct ynode *map, const char *const *known)
 {
 	for (size_t i = 0; i < map->nkids; i += 2) {
 		const struct ynode *key = map->kids[i];
 
 		for (size_t j = 0; j < i; j += 2)
 			if (!strcmp(map->kids[j]->str, key->str))
-				return ynode_error(path, key,
-						   "duplicate key '%s' (first at line %d)",
-						   key->str, map->kids[j]->line);
+				return study_ynode_error(path, key,
+							 "duplicate key '%s' (first at line %d)",
+							 key->str, map->kids[j]->line);
 		if (!in_list(known, key->str))
 			return unknown_key(path, key, known);
 	}
 	return 0;
 }
 
-int ynode_bad_value(const char *path, const struct ynode *n, const char *what,
-		    const char *expected)
+int study_ynode_bad_value(const char *path, const struct ynode *n, const char *what,
+			  const char *expected)
 {
 	if (n->kind != YNODE_SCALAR || n->is_null)
-		return ynode_error(path, n, "'%s' must be %s, not %s", what, expected,
-				   ynode_describe(n));
-	return ynode_error(path, n, "'%s' must be %s, not '%s'", what, expected, n->str);
+		return study_ynode_error(path, n, "'%s' must be %s, not %s", what, expected,
+					 study_ynode_describe(n));
+	return study_ynode_error(path, n, "'%s' must be %s, not '%s'", what, expected, n->str);
 }
 
-int ynode_want(const char *path, const struct ynode *n, enum ynode_kind kind, const char *what)
+int study_ynode_want(const char *path, const struct ynode *n, enum ynode_kind kind,
+		     const char *what)
 {
 	static const char *const names[] = { "a string", "a list", "a mapping" };
 
-	return n->kind == kind ? 0 : ynode_bad_value(path, n, what, names[kind]);
+	return n->kind == kind ? 0 : study_ynode_bad_value(path, n, what, names[kind]);
 }
 
-int ynode_str(char **out, const char *path, const struct ynode *n, const char *what)
+int study_ynode_str(char **out, const char *path, const struct ynode *n, const char *what)
 {
-	if (ynode_want(path, n, YNODE_SCALAR, what) < 0)
+	if (study_ynode_want(path, n, YNODE_SCALAR, what) < 0)
 		return -1;
 	free(*out);
 	*out = xstrdup(n->str);
 	return 0;
 }
 
-int ynode_double(double *out, const char *path, const struct ynode *n, const char *what)
+int study_ynode_double(double *out, const char *path, const struct ynode *n, const char *what)
 {
 	if (n->kind != YNODE_SCALAR || parse_double(out, n->str) < 0)
-		return ynode_bad_value(path, n, what, "a number");
+		return study_ynode_bad_value(path, n, what, "a number");
 	return 0;
 }
 
-int ynode_timeout(double *out, const char *path, const struct ynode *n, const char *what)
+int study_ynode_timeout(double *out, const char *path, const struct ynode *n, const char *what)
 {
 	double v;
 
 	if (n->kind != YNODE_SCALAR || parse_double(&v, n->str) < 0 || v < 0)
-		return ynode_bad_value(path, n, what, "a non-negative number of seconds");
+		return study_ynode_bad_value(path, n, what, "a non-negative number of seconds");
 	if (v > STUDY_MAX_TIMEOUT)
-		return ynode_error(path, n, "'%s' must be from 0 to %d seconds (a week; 0: no "
-				   "limit), not '%s'", what, STUDY_MAX_TIMEOUT, n->str);
+		return study_ynode_error(path, n, "'%s' must be from 0 to %d seconds "
+					 "(a week; 0: no limit), not '%s'", what,
+					 STUDY_MAX_TIMEOUT, n->str);
 	*out = v;
 	return 0;
 }
 
-int ynode_u64(uint64_t *out, const char *path, const struct ynode *n, const char *what)
+int study_ynode_u64(uint64_t *out, const char *path, const struct ynode *n, const char *what)
 {
 	if (n->kind != YNODE_SCALAR || parse_u64(out, n->str) < 0)
-		return ynode_bad_value(path, n, what, "a non-negative integer");
+		return study_ynode_bad_value(path, n, what, "a non-negative integer");
 	return 0;
 }
 
-int ynode_count(unsigned *out, const char *path, const struct ynode *n, const char *what)
+int study_ynode_count(unsigned *out, const char *path, const struct ynode *n, const char *what)
 {
 	uint64_t v;
 
 	if (n->kind != YNODE_SCALAR || parse_u64(&v, n->str) < 0 || v == 0)
-		return ynode_bad_value(path, n, what, "a positive integer");
+		return study_ynode_bad_value(path, n, what, "a positive integer");
 	if (v > STUDY_MAX_COUNT)
-		return ynode_error(path, n, "'%s' must be from 1 to %d, not '%s'", what,
-				   STUDY_MAX_COUNT, n->str);
+		return study_ynode_error(path, n, "'%s' must be from 1 to %d, not '%s'", what,
+					 STUDY_MAX_COUNT, n->str);
 	*out = (unsigned)v;
 	return 0;
 }
 
-int ynode_choice(int *out, const char *path, const struct ynode *n, const char *what,
-		 const char *const *choices)
+int study_ynode_choice(int *out, const char *path, const struct ynode *n, const char *what,
+		       const char *const *choices)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -493,7 +496,7 @@ int ynode_choice(int *out, const char *path, const struct ynode *n, const char *
 	}
 	for (int i = 0; choices[i]; i++)
 		strbuf_addf(&sb, "%s%s", !i ? "" : choices[i + 1] ? ", " : " or ", choices[i]);
-	ynode_bad_value(path, n, what, strbuf_str(&sb));
+	study_ynode_bad_value(path, n, what, strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -1;
 }

@@ -494,3 +494,14 @@ out:
 	free(path);
 	return ret;
 }
+
+int gitsrc_blob_id(char out[41], const void *data, size_t len)
+{
+	git_oid oid;
+
+	pthread_once(&gitsrc_once, gitsrc_init_once);
+	if (git_odb_hash(&oid, len ? data : "", len, GIT_OBJECT_BLOB) < 0)
+		return tn_error("cannot hash a blob: %s", gitsrc_msg());
+	git_oid_tostr(out, 41, &oid);
+	return 0;
+}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* runner: see include/tuner/runner.h */
+/* runner: see include/tuner/runner.h (the environments: runner_env.c) */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "tuner/runner.h"
+#include "runner_priv.h"
 #include "tuner/guard.h"
 #include "tuner/util.h"
 
@@ -20,8 +20,6 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define DEFAULT_CAPTURE_MAX ((size_t)1 << 20)
 #define DEFAULT_GRACE 2.0
@@ -42,66 +40,6 @@ static void (*warn_fn)(const char *line);
 void runner_set_warn(void (*fn)(const char *line))
 {
 	warn_fn = fn;
-}
-
-/* Length of the NAME part of "NAME=value" (the whole string if no '='). */
-static size_t env_name_len(const char *s)
-{
-	const char *eq = strchr(s, '=');
-
-	return eq ? (size_t)(eq - s) : strlen(s);
-}
-
-static int env_has_name(const char *const *env, const char *s)
-{
-	size_t n = env_name_len(s);
-
-	for (; env && *env; env++) {
-		if (env_name_len(*env) == n && !memcmp(*env, s, n))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * The child's environment: the inherited one (unless clear_env) minus the
- * names opts->env sets, then opts->env, where a later entry wins over an
- * earlier one of the same name. The strings are borrowed; the caller frees
- * only the array.
- */
-static char **build_env(const struct runner_opts *opts, const char *mark)
-{
-	size_t n = 0, len = 0;
-	char **envp;
-
-	if (!opts->clear_env) {
-		for (char **e = environ; e && *e; e++)
-			n++;
-	}
-	for (const char *const *e = opts->env; e && *e; e++)
-		n++;
-	envp = xcalloc(n + 3, sizeof(*envp));
-	if (!opts->clear_env) {
-		for (char **e = environ; e && *e; e++) {
-			if (!env_has_name(opts->env, *e))
-				envp[len++] = *e;
-		}
-	}
-	for (const char *const *e = opts->env; e && *e; e++) {
-		if (!env_has_name(e + 1, *e))
-			envp[len++] = (char *)*e;
-	}
-	/* The guard's mark (guard.h), also under clear_env. An inherited
-	 * one (a tuner run by a tuner's command) stays: that guard finds
-	 * its mark too. */
-	if (guard_env())
-		envp[len++] = (char *)guard_env();
-	/* This command's own mark (guard.h): its name is new, so nothing
-	 * inherited or set in opts->env can hide it. */
-	if (*mark)
-		envp[len++] = (char *)mark;
-	envp[len] = NULL;
-	return envp;
 }
 
 static int open_log(const char *path)
@@ -256,7 +194,7 @@ int runner_start(struct runner *r, const struct runner_opts *opts)
 	if (setup_actions(&fa, opts, pipefd[1], errfd[1]) < 0 || setup_attr(&attr) < 0)
 		goto out;
 
-	envp = build_env(opts, r->mark);
+	envp = runner_child_env(opts, r->mark);
 	r->start = now_seconds();
 	err = posix_spawnp(&pid, opts->argv[0], &fa, &attr,
 			   (char *const *)opts->argv, envp);
@@ -598,54 +536,8 @@ int runner_run(struct runner *r, const struct runner_opts *opts)
 	return runner_wait(r);
 }
 
-char **env_build(const struct cmd_env *e)
-{
-	size_t nextra = 0, n = 0;
-	char **env;
-
-	for (char *const *p = e->extra; p && *p; p++)
-		nextra++;
-	env = xcalloc(20 + nextra, sizeof(*env));
-
-#define ADD(name, val) \
-	do { \
-		if (val) \
-			env[n++] = xasprintf("TUNER_" name "=%s", (val)); \
-	} while (0)
-	ADD("FLAGS", e->flags);
-	ADD("SRC", e->src);
-	ADD("OUT", e->out);
-	ADD("PGO", e->pgo);
-	ADD("PROFILE_DIR", e->profile_dir);
-	ADD("ARTIFACT", e->artifact);
-	ADD("TESTBED", e->testbed);
-	ADD("CONFIG_ID", e->config_id);
-	ADD("CACHE", e->cache);
-	ADD("STUDY_DIR", e->study_dir);
-	ADD("UARCH", e->uarch);
-	ADD("UARCH_PLUGIN", e->uarch_plugin);
-#undef ADD
-	env[n++] = xasprintf("TUNER_JOBS=%u", e->jobs ? e->jobs : 1);
-	env[n++] = xasprintf("TUNER_LAYOUT_SEED=%u", e->layout_seed);
-	if (e->run >= 0)
-		env[n++] = xasprintf("TUNER_RUN=%ld", e->run);
-	for (size_t i = 0; i < nextra; i++)
-		env[n++] = xstrdup(e->extra[i]);
-	env[n] = NULL;
-	return env;
-}
-
-void env_free(char **env)
-{
-	if (!env)
-		return;
-	for (char **p = env; *p; p++)
-		free(*p);
-	free(env);
-}
-
-int run_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
-	      const char *log, size_t capture, double timeout)
+int runner_shell(struct runner *r, const char *command, const char *cwd, char *const *env,
+		 const char *log, size_t capture, double timeout)
 {
 	const char *argv[] = { "/bin/sh", "-c", command, NULL };
 	struct runner_opts o = RUNNER_OPTS_INIT;

@@ -65,7 +65,7 @@ struct slurm_result {
 
 /*
  * Runs command as a job (see above) in directory cwd with env (the
- * TUNER_* variables, env_build()), the job's output appended to log,
+ * TUNER_* variables, cmd_env_build()), the job's output appended to log,
  * its script and status files in state_dir, named after name (the job's
  * name is "tuner-<name>"). Fills out and returns 0 whatever the job's
  * end; -1 with message when no job could be submitted (sbatch missing or

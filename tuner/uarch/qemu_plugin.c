@@ -43,271 +43,42 @@
  * One core: it refuses system emulation with more than one vCPU. Memory
  * accesses use the physical address when QEMU gives one (system mode)
  * and skip I/O; instruction fetches use the virtual address.
+ *
+ * This file is the QEMU glue; the plugin's files (ranges=, the reports,
+ * ctl=) are qemu_plugin_files.c's.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <qemu-plugin.h>
 
-#include "uarch.h"
+#include "qemu_plugin_priv.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum isa { ISA_NONE, ISA_A32, ISA_MIPS_LE, ISA_MIPS_BE };
 
-/* What the plugin knows of one translated block; shared by every
- * translation of the same code (looked up by address and bytes). */
-struct block {
-	uint64_t vaddr, key;
-	uint32_t size, ninsns;
-	uint8_t region, decoded;
-	struct ua_branch br;
-	uint64_t count;       /* executions, for lines= */
-	uint16_t *offs;       /* lines=: each instruction's offset */
-	struct block *next;   /* hash chain */
-};
-
-struct range {
-	uint64_t lo, hi;
-	int counted;
-};
-
-#define NBUCKETS 65536
-
-static struct ua_core core;
+struct ua_core core;
 static enum isa isa;
-static const char *arch_name;
+const char *arch_name;
 static char *out_path;
-static int want_lines;
+int want_lines;
 static int want_marks;
 static int mark_dumped; /* a dbg #2 wrote out_path: keep it at exit */
-static struct range *ranges;
-static size_t nranges;
-static int have_ranges;
 static int system_mode; /* QEMU emulates a whole machine */
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
-static struct block *buckets[NBUCKETS];
+pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
+struct block *buckets[NBUCKETS];
 static const struct block *prev; /* the block executed last */
-
-/* ctl: set by the reader thread, acted on by the vCPU thread. */
-static volatile int ctl_pending;
-static int ctl_reset;
-static char *ctl_dump;
 
 static void die(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "tuner-uarch: ");
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
-}
-
-/* ---- where code is ---- */
-
-static const struct range *find_range(uint64_t a)
-{
-	for (size_t i = 0; i < nranges; i++)
-		if (a >= ranges[i].lo && a < ranges[i].hi)
-			return &ranges[i];
-	return NULL;
-}
-
-static void add_range(uint64_t lo, uint64_t hi, int counted)
-{
-	struct range *r = realloc(ranges, (nranges + 1) * sizeof(*r));
-
-	if (!r)
-		abort();
-	ranges = r;
-	ranges[nranges].lo = lo;
-	ranges[nranges].hi = hi;
-	ranges[nranges].counted = counted;
-	nranges++;
-}
-
-static int load_ranges(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char kind[32];
-	unsigned long long lo, hi;
-	int n, line = 0;
-
-	if (!f) {
-		fprintf(stderr, "tuner-uarch: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fscanf(f, "%31s %llx %llx", kind, &lo, &hi)) == 3) {
-		line++;
-		if (hi < lo) {
-			fprintf(stderr, "tuner-uarch: %s:%d: range ends before it starts\n", path,
-				line);
-			fclose(f);
-			return -1;
-		}
-		if (!strcmp(kind, "fp"))
-			add_range(lo, hi, 1);
-		else if (!strcmp(kind, "own"))
-			add_range(lo, hi, 0);
-	}
-	if (n != EOF) {
-		fprintf(stderr, "tuner-uarch: %s:%d: not 'KIND 0xLO 0xHI'\n", path, line + 1);
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	have_ranges = 1;
-	return 0;
-}
-
-/* ---- reports ---- */
-
-struct linecount {
-	uint64_t addr, count;
-};
-
-static int cmp_line(const void *a, const void *b)
-{
-	const struct linecount *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Every counted instruction's executions, folded into 32-byte lines by
- * the busiest instruction of each. */
-static int write_lines(FILE *f)
-{
-	struct linecount *insn = NULL, *lines;
-	size_t n = 0, alloc = 0, nl = 0;
-
-	for (size_t b = 0; b < NBUCKETS; b++) {
-		for (struct block *blk = buckets[b]; blk; blk = blk->next) {
-			if (!blk->count || blk->region != UA_COUNTED || !blk->offs)
-				continue;
-			for (uint32_t i = 0; i < blk->ninsns; i++) {
-				if (n == alloc) {
-					alloc = alloc ? 2 * alloc : 4096;
-					insn = realloc(insn, alloc * sizeof(*insn));
-					if (!insn)
-						abort();
-				}
-				insn[n].addr = blk->vaddr + blk->offs[i];
-				insn[n++].count = blk->count;
-			}
-		}
-	}
-	qsort(insn, n, sizeof(*insn), cmp_line);
-	/* Sum translations of one instruction, then take each line's max. */
-	lines = malloc((n ? n : 1) * sizeof(*lines));
-	if (!lines)
-		abort();
-	for (size_t i = 0; i < n;) {
-		uint64_t a = insn[i].addr, c = 0, l = a >> 5;
-
-		while (i < n && insn[i].addr == a)
-			c += insn[i++].count;
-		if (nl && lines[nl - 1].addr == l) {
-			if (c > lines[nl - 1].count)
-				lines[nl - 1].count = c;
-		} else {
-			lines[nl].addr = l;
-			lines[nl++].count = c;
-		}
-	}
-	fprintf(f, "# uarch-lines 1: 32-byte line, executions of its busiest instruction\n");
-	for (size_t i = 0; i < nl; i++)
-		fprintf(f, "0x%" PRIx64 " %" PRIu64 "\n", lines[i].addr << 5, lines[i].count);
-	free(insn);
-	free(lines);
-	return ferror(f) ? -1 : 0;
-}
-
-/* Writes PATH.tmp and renames it to PATH; likewise PATH.lines. */
-static void write_report(const char *path)
-{
-	char *tmp = malloc(strlen(path) + 16);
-	FILE *f;
-
-	if (!tmp)
-		abort();
-	sprintf(tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f || ua_report_write(f, &core, arch_name) < 0 || fclose(f) != 0 ||
-	    rename(tmp, path) != 0)
-		fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", path, strerror(errno));
-	if (want_lines) {
-		char *lp = malloc(strlen(path) + 16);
-
-		if (!lp)
-			abort();
-		sprintf(lp, "%s.lines", path);
-		sprintf(tmp, "%s.lines.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f || write_lines(f) < 0 || fclose(f) != 0 || rename(tmp, lp) != 0)
-			fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", lp, strerror(errno));
-		free(lp);
-	}
-	free(tmp);
-}
-
-static void reset_counts(void)
-{
-	ua_core_reset_counters(&core);
-	for (size_t b = 0; b < NBUCKETS; b++)
-		for (struct block *blk = buckets[b]; blk; blk = blk->next)
-			blk->count = 0;
-}
-
-/* ---- ctl ---- */
-
-static void *ctl_loop(void *arg)
-{
-	const char *path = arg;
-	FILE *f;
-	char line[4096];
-	int fd = open(path, O_RDWR | O_CLOEXEC); /* never sees EOF */
-
-	if (fd < 0 || !(f = fdopen(fd, "r"))) {
-		fprintf(stderr, "tuner-uarch: ctl %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		pthread_mutex_lock(&lock);
-		if (!strcmp(line, "reset")) {
-			ctl_reset = 1;
-		} else if (!strncmp(line, "dump ", 5) && line[5]) {
-			free(ctl_dump);
-			ctl_dump = strdup(line + 5);
-		} else {
-			fprintf(stderr, "tuner-uarch: ctl: unknown command '%s'\n", line);
-		}
-		__atomic_store_n(&ctl_pending, 1, __ATOMIC_RELEASE);
-		pthread_mutex_unlock(&lock);
-	}
-	return NULL;
-}
-
-static void ctl_act(void)
-{
-	pthread_mutex_lock(&lock);
-	__atomic_store_n(&ctl_pending, 0, __ATOMIC_RELAXED);
-	if (ctl_dump) {
-		write_report(ctl_dump);
-		free(ctl_dump);
-		ctl_dump = NULL;
-	}
-	if (ctl_reset) {
-		reset_counts();
-		ctl_reset = 0;
-	}
-	pthread_mutex_unlock(&lock);
 }
 
 /* ---- marks ---- */

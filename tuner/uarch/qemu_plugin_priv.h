@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * qemu_plugin_priv: the state the two files of tuner-uarch.so share,
+ * private to the plugin (built with -fvisibility=hidden: none of these
+ * names reaches QEMU). qemu_plugin.c is the QEMU glue: arguments,
+ * translation, execution and memory callbacks, marks; qemu_plugin_files.c
+ * the plugin's files: the ranges it reads, the reports it writes, the ctl
+ * FIFO it obeys.
+ */
+#ifndef TUNER_QEMU_PLUGIN_PRIV_H
+#define TUNER_QEMU_PLUGIN_PRIV_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uarch.h"
+
+/* What the plugin knows of one translated block; shared by every
+ * translation of the same code (looked up by address and bytes). */
+struct block {
+	uint64_t vaddr, key;
+	uint32_t size, ninsns;
+	uint8_t region, decoded;
+	struct ua_branch br;
+	uint64_t count;       /* executions, for lines= */
+	uint16_t *offs;       /* lines=: each instruction's offset */
+	struct block *next;   /* hash chain */
+};
+
+struct range {
+	uint64_t lo, hi;
+	int counted;
+};
+
+#define NBUCKETS 65536
+
+/* qemu_plugin.c's */
+extern struct ua_core core;
+extern const char *arch_name; /* QEMU's target name, for the report */
+extern int want_lines;        /* lines=on */
+extern pthread_mutex_t lock;  /* blocks, ctl */
+extern struct block *buckets[NBUCKETS];
+
+/* qemu_plugin_files.c's */
+extern size_t nranges;
+extern int have_ranges;       /* ranges= or count= given */
+/* ctl: set by the reader thread, acted on by the vCPU thread. */
+extern volatile int ctl_pending;
+
+/* ---- where code is ---- */
+
+/* The range holding address a, or NULL. */
+const struct range *find_range(uint64_t a);
+/* Adds [lo, hi), counted (fp) or only A32 (own). */
+void add_range(uint64_t lo, uint64_t hi, int counted);
+/* Reads the ranges= file at path. 0, or -1 said on stderr. */
+int load_ranges(const char *path);
+
+/* ---- reports (lock held) ---- */
+
+/* Writes PATH.tmp and renames it to PATH; likewise PATH.lines. */
+void write_report(const char *path);
+/* Zeroes the counters; caches and predictors stay warm. */
+void reset_counts(void);
+
+/* ---- ctl ---- */
+
+/* The reader thread of the FIFO at arg (malloced path). */
+void *ctl_loop(void *arg);
+/* Does what ctl asked (on the vCPU thread, ctl_pending set). */
+void ctl_act(void);
+
+#endif
