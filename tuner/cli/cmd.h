@@ -149,9 +149,6 @@ void cmd_format_signed(char *buf, size_t len, double v);
 /* Writes a test's two p-values: "p = 0.001, ranks p = 0.002",
  * "p < 1e-16, ranks p = 0.0079" (numfmt_p()). */
 void cmd_format_ps(char *buf, size_t len, double p, double p_rank);
-/* The pooled standard deviation of two sides, sqrt((a^2 + b^2) / 2); the
- * other one when one is NaN. */
-double cmd_pooled_sd(double a, double b);
 /* " (about 1.2e21)": an exact decimal count dec of more than 12 digits,
  * to two significant digits; "" for a shorter one. Caller frees. */
 char *cmd_about(const char *dec);

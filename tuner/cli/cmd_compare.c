@@ -200,7 +200,7 @@ static void compare_objective(struct cmp_obj *c, const struct config_result *A,
 	stats_compare_clustered(t, a->x, a->layout_seed, a->n, b->x, b->layout_seed, b->n, 0.95);
 	if (!t->layout_unreplicated) {
 		c->how = "Welch's t on the layout seeds' means";
-		c->lsd = cmd_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) /
+		c->lsd = stats_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) /
 			 fabs(c->ma);
 		if (!isfinite(c->lsd) && a->n == A->spread[i].clusters &&
 		    b->n == B->spread[i].clusters) {
@@ -211,7 +211,7 @@ static void compare_objective(struct cmp_obj *c, const struct config_result *A,
 
 			stats_summarize(&sa, a->x, a->n);
 			stats_summarize(&sb, b->x, b->n);
-			c->lsd = cmd_pooled_sd(sa.stddev, sb.stddev) / fabs(c->ma);
+			c->lsd = stats_pooled_sd(sa.stddev, sb.stddev) / fabs(c->ma);
 			c->lsd_with_runs = 1;
 		}
 	} else if (o->has_layout_sd) {
@@ -242,7 +242,7 @@ static void compare_objective(struct cmp_obj *c, const struct config_result *A,
 	c->beyond = fabs(t->rel) > c->band;
 	c->diff = t->diff;
 	c->rel = t->rel;
-	c->run_sd = cmd_pooled_sd(A->spread[i].within_sd, B->spread[i].within_sd) / fabs(c->ma);
+	c->run_sd = stats_pooled_sd(A->spread[i].within_sd, B->spread[i].within_sd) / fabs(c->ma);
 	significant = separable && stats_significant(t, 0.05);
 	c->outcome = OUT_NONE;
 	if (!separable) {

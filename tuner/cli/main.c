@@ -207,15 +207,6 @@ void cmd_format_ps(char *buf, size_t len, double p, double p_rank)
 	snprintf(buf, len, "%s, ranks %s", a, b);
 }
 
-double cmd_pooled_sd(double a, double b)
-{
-	if (isnan(a))
-		return b;
-	if (isnan(b))
-		return a;
-	return sqrt((a * a + b * b) / 2);
-}
-
 char *cmd_about(const char *dec)
 {
 	size_t exp = strlen(dec) - 1;
