@@ -41,6 +41,8 @@
 #include "cmd.h"
 #include "cmd_bisect.h"
 #include "cmd_doc.h"
+#include "cmd_numbers.h"
+#include "cmd_options.h"
 #include "cmd_targets.h"
 #include "tuner/bisect.h"
 #include "tuner/gccopt.h"
@@ -432,7 +434,7 @@ int cmd_bisect(int argc, char **argv)
 	struct study s;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "bisect"))
+	if (cmd_wants_help(argc, argv, bisect_usage))
 		return EXIT_OK;
 	o.m.repeats = 3;
 	ret = parse_options(&o, argc, argv);

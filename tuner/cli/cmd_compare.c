@@ -9,6 +9,8 @@
 
 #include "cmd.h"
 #include "cmd_doc.h"
+#include "cmd_numbers.h"
+#include "cmd_options.h"
 #include "cmd_targets.h"
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
@@ -758,7 +760,7 @@ int cmd_compare(int argc, char **argv)
 	struct study s;
 	int quiet = 0, ret;
 
-	if (cmd_wants_help(argc, argv, "compare"))
+	if (cmd_wants_help(argc, argv, compare_usage))
 		return EXIT_OK;
 	o.repeats = 10;
 	ret = parse_options(&o, &ro, &quiet, argc, argv);

@@ -132,7 +132,7 @@ int cmd_propose(int argc, char **argv)
 	size_t cap = 0;
 	void *st = NULL;
 
-	if (cmd_wants_help(argc, argv, "propose"))
+	if (cmd_wants_help(argc, argv, propose_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_options.h"
 #include "tuner/numfmt.h"
 #include "tuner/util.h"
 

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "cmd_options.h"
 #include "tuner/gitsrc.h"
 #include "tuner/runner.h"
 #include "tuner/study.h"
@@ -596,7 +597,7 @@ int cmd_watch(int argc, char **argv)
 	ssize_t len;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "watch"))
+	if (cmd_wants_help(argc, argv, watch_usage))
 		return EXIT_OK;
 	ret = parse_options(&o, argc, argv);
 	if (ret >= 0)
