@@ -12,6 +12,13 @@ json_t *cmd_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double cmd_json_get_num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 json_t *cmd_test_json(const struct stats_test *t, int significant)
 {
 	json_t *o = json_object();

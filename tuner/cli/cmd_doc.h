@@ -15,6 +15,9 @@
 
 /* v, or null when not finite (JSON has no NaN). A new reference. */
 json_t *cmd_json_num(double v);
+/* The number at key in object o (a child's JSON read back), NaN when
+ * there is none. */
+double cmd_json_get_num(json_t *o, const char *key);
 
 /*
  * A comparison b - a (stats.h) as JSON: diff, diff_lo, diff_hi (the
