@@ -43,7 +43,6 @@
 #include "cmd_doc.h"
 #include "cmd_numbers.h"
 #include "cmd_options.h"
-#include "cmd_targets.h"
 #include "tuner/bisect.h"
 #include "tuner/gccopt.h"
 #include "tuner/gitsrc.h"

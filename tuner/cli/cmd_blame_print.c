@@ -7,7 +7,6 @@
 #include "cmd_blame.h"
 #include "cmd_doc.h"
 #include "cmd_numbers.h"
-#include "cmd_targets.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 

@@ -8,7 +8,6 @@
 #include "cmd_compare.h"
 #include "cmd_doc.h"
 #include "cmd_numbers.h"
-#include "cmd_targets.h"
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
 #include "tuner/study.h"

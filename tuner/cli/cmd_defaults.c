@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
 #include "cmd_options.h"
 #include "cmd_targets.h"
 #include "tuner/defaults.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
 #include "cmd_numbers.h"
 #include "cmd_targets.h"
 #include "tuner/effects.h"

@@ -9,7 +9,6 @@
 #include "cmd.h"
 #include "cmd_doc.h"
 #include "cmd_options.h"
-#include "cmd_targets.h"
 #include "tuner/measure.h"
 #include "tuner/numfmt.h"
 #include "tuner/progress.h"
