@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * What every command does around its work (cmd.h): --help, the signals,
- * a study or a journal opened, progress and notes, errors and exit codes.
- */
+/* What every command does around its work: --help, signals, opening, errors (cmd.h). */
 #include "cmd.h"
 
 #include <signal.h>

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * tuner compare's private parts: the session (cmd_compare.c: options, the
- * derived study, the run), the comparison of each objective and the
- * --fail-on rule (cmd_compare_judge.c), and what it prints as text,
- * Markdown or JSON (cmd_compare_print.c).
- */
+/* tuner compare's private parts, shared by cmd_compare.c, _judge.c and _print.c. */
 #ifndef TUNER_CMD_COMPARE_H
 #define TUNER_CMD_COMPARE_H
+
+/*
+ * The session (cmd_compare.c: options, the derived study, the run), the
+ * comparison of each objective and the --fail-on rule
+ * (cmd_compare_judge.c), and what it prints as text, Markdown or JSON
+ * (cmd_compare_print.c).
+ */
 
 #include <stddef.h>
 

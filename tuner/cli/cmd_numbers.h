@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * Numbers as the commands write them for people: signed values,
- * percentages, a comparison's interval, a test's p-values, a count too
- * long to read (numfmt.h does the digits).
- */
+/* Numbers as the commands write them for people (numfmt.h does the digits). */
 #ifndef TUNER_CMD_NUMBERS_H
 #define TUNER_CMD_NUMBERS_H
+
+/* Signed values, percentages, a comparison's interval, a test's p-values,
+ * a count too long to read. */
 
 #include <stddef.h>
 

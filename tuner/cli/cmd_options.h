@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * The options the commands share: those of every command that measures
- * variants (compare, blame, bisect; run and watch use some), and the
- * checks of a count and of --format. A bad option prints "tuner: NAME:
- * ..." and gives EXIT_USAGE (cmd.h).
- */
+/* The options the commands share, and the checks of a count and of --format. */
 #ifndef TUNER_CMD_OPTIONS_H
 #define TUNER_CMD_OPTIONS_H
+
+/*
+ * Those of every command that measures variants (compare, blame, bisect;
+ * run and watch use some). A bad option prints "tuner: NAME: ..." and
+ * gives EXIT_USAGE (cmd.h).
+ */
 
 #include <getopt.h>
 

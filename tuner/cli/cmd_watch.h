@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * tuner watch's private parts: the session (cmd_watch.c: the options, each
- * check's child tuner bisect and its verdict), the state journal
- * (cmd_watch_state.c: RESULTS/watch.jsonl) and what a check reports
- * (cmd_watch_report.c: stdout, the report files, the notify command).
- */
+/* tuner watch's private parts, shared by cmd_watch.c, _state.c and _report.c. */
 #ifndef TUNER_CMD_WATCH_H
 #define TUNER_CMD_WATCH_H
+
+/*
+ * The session (cmd_watch.c: the options, each check's child tuner bisect
+ * and its verdict), the state journal (cmd_watch_state.c:
+ * RESULTS/watch.jsonl) and what a check reports (cmd_watch_report.c:
+ * stdout, the report files, the notify command).
+ */
 
 #include <jansson.h>
 
