@@ -274,6 +274,13 @@ struct stats_spread {
 void stats_layout_spread(struct stats_spread *out, const double *x,
 			 const unsigned *cluster, size_t n);
 
+/*
+ * The pooled standard deviation of two sides (two configurations' spreads,
+ * equal weights): sqrt((a^2 + b^2) / 2); the other one when one is NaN
+ * (NaN when both are).
+ */
+double stats_pooled_sd(double a, double b);
+
 /* ---- Groups and many tests (stats_anova.c) ---- */
 
 struct stats_anova {

@@ -540,6 +540,21 @@ static void test_stats__layout_spread(void **state)
 	assert_true(s.n == 0 && isnan(s.mean));
 }
 
+static void test_stats__pooled_sd(void **state)
+{
+	(void)state;
+	/* sqrt((9 + 16) / 2) and sqrt((1 + 49) / 2) = 5. */
+	assert_near(stats_pooled_sd(3, 4), sqrt(12.5), EPS);
+	assert_near(stats_pooled_sd(1, 7), 5, EPS);
+	assert_near(stats_pooled_sd(4, 3), stats_pooled_sd(3, 4), EPS);
+	assert_near(stats_pooled_sd(2, 2), 2, EPS);
+	assert_near(stats_pooled_sd(0, 0), 0, EPS);
+	/* A side without a spread: the other one. */
+	assert_near(stats_pooled_sd(NAN, 3), 3, EPS);
+	assert_near(stats_pooled_sd(3, NAN), 3, EPS);
+	assert_true(isnan(stats_pooled_sd(NAN, NAN)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -563,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_stats__significant_rule),
 		cmocka_unit_test(test_stats__significant_size_and_power),
 		cmocka_unit_test(test_stats__layout_spread),
+		cmocka_unit_test(test_stats__pooled_sd),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -510,3 +510,12 @@ void stats_layout_spread(struct stats_spread *out, const double *x,
 out:
 	free(c);
 }
+
+double stats_pooled_sd(double a, double b)
+{
+	if (isnan(a))
+		return b;
+	if (isnan(b))
+		return a;
+	return sqrt((a * a + b * b) / 2);
+}

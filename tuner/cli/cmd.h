@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The command-line layer: one function per command (tuner/cmd_*.c). */
+/*
+ * The command-line layer: one function per command (tuner/cli/cmd_*.c,
+ * listed in main.c's table), and what every command does around its work
+ * (cmd.c): --help, the signals, a study or a journal opened, progress and
+ * notes, errors and exit codes.
+ */
 #ifndef TUNER_CMD_H
 #define TUNER_CMD_H
 
@@ -12,61 +17,10 @@
                         * watch: a regression was named */
 #define EXIT_INTERRUPTED 130
 
-#include <getopt.h>
-#include <stddef.h>
-
-#include "tuner/outfmt.h"
 #include "tuner/progress.h"
 #include "tuner/run.h"
 
 struct study;
-
-/* The options of every command that measures variants (compare, blame,
- * bisect). 0 / NULL: not given. */
-struct cmd_measure_opts {
-	unsigned repeats, layout, max_layout, jobs;
-	const char *results;
-	const char *good, *bad; /* blame and bisect */
-	int quiet;
-	enum outfmt fmt;  /* --format (0: table) */
-};
-enum { CMD_OPT_REPEATS = 1000, CMD_OPT_LAYOUT, CMD_OPT_MAX_LAYOUT, CMD_OPT_RESULTS,
-       CMD_OPT_GOOD, CMD_OPT_BAD, CMD_OPT_FORMAT };
-#define CMD_MEASURE_SHORTOPTS ":j:qh"
-#define CMD_MEASURE_LONGOPTS \
-	{ "repeats", required_argument, NULL, CMD_OPT_REPEATS }, \
-	{ "layout", required_argument, NULL, CMD_OPT_LAYOUT }, \
-	{ "results", required_argument, NULL, CMD_OPT_RESULTS }, \
-	{ "jobs", required_argument, NULL, 'j' }, \
-	{ "format", required_argument, NULL, CMD_OPT_FORMAT }, \
-	{ "quiet", no_argument, NULL, 'q' }, \
-	{ "help", no_argument, NULL, 'h' }
-/* blame and bisect: --good X --bad Y --max-layout K. */
-#define CMD_SEARCH_LONGOPTS \
-	{ "good", required_argument, NULL, CMD_OPT_GOOD }, \
-	{ "bad", required_argument, NULL, CMD_OPT_BAD }, \
-	{ "max-layout", required_argument, NULL, CMD_OPT_MAX_LAYOUT }
-/*
- * Handles c, what getopt_long() returned for command name: a shared
- * option sets o and returns 0; a bad value, a missing value (':') or an
- * unknown option prints "tuner: NAME: ..." and returns EXIT_USAGE; any
- * other c (the command's own) returns -1.
- */
-int cmd_measure_option(struct cmd_measure_opts *o, int c, const char *name, char **argv);
-/* A count option's value arg into *out: 0, or EXIT_USAGE after "tuner:
- * NAME: OPT takes a whole number from 1 to MAX, not 'ARG'". */
-int cmd_count_option(unsigned *out, const char *name, const char *opt, const char *arg,
-		     unsigned max);
-/* --format's value arg into *out: 0, or EXIT_USAGE after "tuner: NAME:
- * --format is table, md or json, not 'ARG'". */
-int cmd_format_option(enum outfmt *out, const char *name, const char *arg);
-/*
- * After the options of blame or bisect: 1 when one study file is left and
- * --good and --bad were given (what: "FLAGS", "REV"); else prints why and
- * returns 0 (exit EXIT_USAGE).
- */
-int cmd_search_args_ok(const struct cmd_measure_opts *o, int argc, const char *name,
-		       const char *what);
 
 struct cmd {
 	const char *name;
@@ -75,33 +29,26 @@ struct cmd {
 	const char *usage; /* full help text */
 };
 
+/* The commands (main.c's table), and each one's help text. */
 int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_blame(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
-extern const char watch_usage[];
 int cmd_layout(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 int cmd_report(int argc, char **argv);
-extern const char report_usage[];
 int cmd_effects(int argc, char **argv);
 int cmd_defaults(int argc, char **argv);
-extern const char effects_usage[], defaults_usage[];
-int cmd_diff(int argc, char **argv);
 int cmd_propose(int argc, char **argv);
-extern const char propose_usage[];
-extern const char diff_usage[];
+int cmd_diff(int argc, char **argv);
 int cmd_space(int argc, char **argv);
-extern const char space_usage[];
 int cmd_help(int argc, char **argv);
-extern const char blame_usage[];
-
-extern const char bisect_usage[];
-extern const char layout_usage[];
-extern const char uarch_usage[];
-extern const char run_usage[], check_usage[], compare_usage[], help_usage[];
+extern const char run_usage[], check_usage[], compare_usage[], blame_usage[],
+	bisect_usage[], watch_usage[], layout_usage[], uarch_usage[], report_usage[],
+	effects_usage[], defaults_usage[], propose_usage[], diff_usage[], space_usage[],
+	help_usage[];
 
 /*
  * Opens a copy of RESULTS/journal.jsonl (in $TMPDIR, removed at once):
@@ -143,29 +90,8 @@ int cmd_error(void);
 int cmd_open_study(struct study *out, const char *path, const char *name, int need_measure);
 /* Stops the guard and releases s. */
 void cmd_close_study(struct study *s);
-/* Writes v signed, 3 significant digits (numfmt.h: "+12.5", "-0.03",
- * "+10 k"; "?", "+inf"). */
-void cmd_format_signed(char *buf, size_t len, double v);
-/* Writes a test's two p-values: "p = 0.001, ranks p = 0.002",
- * "p < 1e-16, ranks p = 0.0079" (numfmt_p()). */
-void cmd_format_ps(char *buf, size_t len, double p, double p_rank);
-/* The pooled standard deviation of two sides, sqrt((a^2 + b^2) / 2); the
- * other one when one is NaN. */
-double cmd_pooled_sd(double a, double b);
-/* " (about 1.2e21)": an exact decimal count dec of more than 12 digits,
- * to two significant digits; "" for a shorter one. Caller frees. */
-char *cmd_about(const char *dec);
-/* Writes a fraction as a signed percentage ("+2.31%"; "?", "+inf%"). */
-void cmd_format_pct(char *buf, size_t len, double v);
-/*
- * Writes "REL [LO, HI]" of a comparison (percentages of A, e.g.
- * "-2.31% [-2.9%, -1.72%]"), "?" where not finite, into buf.
- */
-void cmd_format_rel(char *buf, size_t len, double rel, double lo, double hi);
-
-/* Prints help for name to stdout; 0, or 2 for an unknown command. */
-int cmd_print_help(const char *name);
-/* "--help" or "-h" among argv[1..]: prints the help and returns 1. */
-int cmd_wants_help(int argc, char **argv, const char *name);
+/* "--help" or "-h" among argv[1..] (before any "--"): prints usage (the
+ * command's help text) to stdout and returns 1; else 0. */
+int cmd_wants_help(int argc, char **argv, const char *usage);
 
 #endif

@@ -41,13 +41,15 @@
 #include "cmd.h"
 #include "cmd_bisect.h"
 #include "cmd_doc.h"
-#include "cmd_targets.h"
+#include "cmd_numbers.h"
+#include "cmd_options.h"
 #include "tuner/bisect.h"
 #include "tuner/gccopt.h"
 #include "tuner/gitsrc.h"
 #include "tuner/probe.h"
 #include "tuner/progress.h"
 #include "tuner/space.h"
+#include "tuner/stats.h"
 #include "tuner/study.h"
 #include "tuner/numfmt.h"
 #include "tuner/util.h"
@@ -176,8 +178,8 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 	}
 	probe_judge(&t, &ss->p, A, B);
 	ma = A->obj[o].mean;
-	rsd = cmd_pooled_sd(A->spread[o].within_sd, B->spread[o].within_sd) / fabs(ma);
-	lsd = cmd_pooled_sd(A->spread[o].between_sd, B->spread[o].between_sd) / fabs(ma);
+	rsd = stats_pooled_sd(A->spread[o].within_sd, B->spread[o].within_sd) / fabs(ma);
+	lsd = stats_pooled_sd(A->spread[o].between_sd, B->spread[o].between_sd) / fabs(ma);
 	/* One run a build: the seeds' means spread by layout (and one run's
 	 * noise), which the test's standard error gives back. */
 	if (!isfinite(lsd))
@@ -431,7 +433,7 @@ int cmd_bisect(int argc, char **argv)
 	struct study s;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "bisect"))
+	if (cmd_wants_help(argc, argv, bisect_usage))
 		return EXIT_OK;
 	o.m.repeats = 3;
 	ret = parse_options(&o, argc, argv);

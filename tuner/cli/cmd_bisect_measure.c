@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cmd_bisect.h"
 #include "cmd_doc.h"
+#include "cmd_numbers.h"
 #include "tuner/progress.h"
 #include "tuner/util.h"
 

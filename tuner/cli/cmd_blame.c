@@ -8,6 +8,8 @@
 
 #include "cmd.h"
 #include "cmd_blame.h"
+#include "cmd_numbers.h"
+#include "cmd_options.h"
 #include "tuner/ddmin.h"
 #include "tuner/flagdiff.h"
 #include "tuner/gccopt.h"
@@ -384,7 +386,7 @@ int cmd_blame(int argc, char **argv)
 	char *key;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "blame"))
+	if (cmd_wants_help(argc, argv, blame_usage))
 		return EXIT_OK;
 	ret = parse_options(&o, argc, argv);
 	if (ret >= 0)

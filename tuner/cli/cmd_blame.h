@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "cmd.h"
+#include "cmd_options.h"
 #include "tuner/ddmin.h"
 #include "tuner/flagdiff.h"
 #include "tuner/outfmt.h"

@@ -6,7 +6,7 @@
 
 #include "cmd_blame.h"
 #include "cmd_doc.h"
-#include "cmd_targets.h"
+#include "cmd_numbers.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 

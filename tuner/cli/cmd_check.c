@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_numbers.h"
 #include "tuner/gccopt.h"
 #include "tuner/run.h"
 #include "tuner/study.h"
@@ -265,7 +266,7 @@ int cmd_check(int argc, char **argv)
 	uint64_t show = 5, size;
 	int c;
 
-	if (cmd_wants_help(argc, argv, "check"))
+	if (cmd_wants_help(argc, argv, check_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

@@ -2,20 +2,15 @@
 /* tuner compare: two variants of a study's program against each other. */
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
-#include "cmd_doc.h"
-#include "cmd_targets.h"
-#include "tuner/numfmt.h"
-#include "tuner/outfmt.h"
-#include "tuner/progress.h"
+#include "cmd_compare.h"
+#include "cmd_options.h"
 #include "tuner/run.h"
 #include "tuner/space.h"
-#include "tuner/stats.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 
@@ -71,20 +66,6 @@ const char compare_usage[] =
 	"Exit status: 0 compared (whatever the verdict, unless --fail-on), 1 error\n"
 	"(e.g. a build failed), 2 bad study file or option, 4 the verdict --fail-on\n"
 	"refuses, 130 interrupted.\n";
-
-enum fail_on { FAIL_NEVER, FAIL_WORSE, FAIL_CHANGE };
-
-struct compare_opts {
-	const char *a, *b, *a_rev, *b_rev, *flags, *results;
-	enum pgo_mode a_pgo, b_pgo;
-	unsigned repeats, layout;
-	int has_layout_sd;
-	double layout_sd; /* fraction */
-	enum outfmt fmt;
-	enum fail_on fail_on;
-	const char *objective; /* --objective, or NULL: the first */
-	size_t primary;        /* its index in the study's objectives */
-};
 
 static int usage_error(const char *msg, const char *arg)
 {
@@ -166,379 +147,6 @@ out:
 	return ret;
 }
 
-/* What compare found on one objective. */
-enum outcome { OUT_NONE, OUT_BETTER, OUT_WORSE, OUT_UNSEPARABLE };
-
-struct cmp_obj {
-	const struct objective *ob;
-	int exact;              /* a size: compared exactly, no test */
-	double ma, mb, sda, sdb; /* A and B: mean (the value when exact), sd */
-	size_t na, nb;          /* measurements */
-	double diff, rel;       /* B - A, and as a fraction of |A| */
-	struct stats_test t;    /* !exact */
-	const char *how;        /* the test */
-	double run_sd, lsd, band; /* relative; NaN: unknown */
-	int lsd_assumed, lsd_with_runs, beyond;
-	enum outcome outcome;
-	const char *verdict;
-};
-
-static const char *const outcome_names[] = { "none", "better", "worse", "unseparable" };
-
-/* One measured objective's comparison into *c. */
-static void compare_objective(struct cmp_obj *c, const struct config_result *A,
-			      const struct config_result *B, size_t i,
-			      const struct compare_opts *o)
-{
-	const struct run_samples *a = &A->samples[i], *b = &B->samples[i];
-	struct stats_test *t = &c->t;
-	int significant, separable = 1;
-
-	c->ma = A->obj[i].mean;
-	c->mb = B->obj[i].mean;
-	c->lsd = c->band = NAN;
-	stats_compare_clustered(t, a->x, a->layout_seed, a->n, b->x, b->layout_seed, b->n, 0.95);
-	if (!t->layout_unreplicated) {
-		c->how = "Welch's t on the layout seeds' means";
-		c->lsd = cmd_pooled_sd(A->spread[i].between_sd, B->spread[i].between_sd) /
-			 fabs(c->ma);
-		if (!isfinite(c->lsd) && a->n == A->spread[i].clusters &&
-		    b->n == B->spread[i].clusters) {
-			/* One run per layout seed (a deterministic target):
-			 * the seeds' spread is the layout's plus any run
-			 * noise, which cannot be told apart. */
-			struct summary sa, sb;
-
-			stats_summarize(&sa, a->x, a->n);
-			stats_summarize(&sb, b->x, b->n);
-			c->lsd = cmd_pooled_sd(sa.stddev, sb.stddev) / fabs(c->ma);
-			c->lsd_with_runs = 1;
-		}
-	} else if (o->has_layout_sd) {
-		/* Each side's mean carries its one layout's offset: add their
-		 * variance, 2 (sd |mean a|)^2, to the run noise's. */
-		double q = stats_t_quantile(0.975, t->df);
-		double se = (t->diff_hi - t->diff) / q;
-		double extra = o->layout_sd * fabs(c->ma);
-
-		se = sqrt(se * se + 2 * extra * extra);
-		if (isfinite(se) && se > 0) {
-			t->statistic = t->diff / se;
-			t->p = 2 * stats_t_cdf(-fabs(t->statistic), t->df);
-			t->diff_lo = t->diff - q * se;
-			t->diff_hi = t->diff + q * se;
-			t->rel_lo = t->diff_lo / fabs(c->ma);
-			t->rel_hi = t->diff_hi / fabs(c->ma);
-		}
-		c->how = "Welch's t over runs, widened by the assumed layout sd";
-		c->lsd = o->layout_sd;
-		c->lsd_assumed = 1;
-	} else {
-		c->how = "Welch's t over runs only: one layout seed a side";
-		separable = 0;
-	}
-	if (isfinite(c->lsd))
-		c->band = 1.96 * sqrt(2.0) * c->lsd;
-	c->beyond = fabs(t->rel) > c->band;
-	c->diff = t->diff;
-	c->rel = t->rel;
-	c->run_sd = cmd_pooled_sd(A->spread[i].within_sd, B->spread[i].within_sd) / fabs(c->ma);
-	significant = separable && stats_significant(t, 0.05);
-	c->outcome = OUT_NONE;
-	if (!separable) {
-		c->verdict = "cannot separate from layout noise (use --layout K >= 2, or --layout-sd)";
-		c->outcome = OUT_UNSEPARABLE;
-	} else if (!significant && t->p < 0.05) {
-		c->verdict = "no significant difference (Welch's p < 0.05, but the rank test disagrees)";
-	} else if (!significant) {
-		c->verdict = "no significant difference";
-	} else if ((t->diff > 0) == (c->ob->maximize != 0)) {
-		c->verdict = "B is better";
-		c->outcome = OUT_BETTER;
-	} else {
-		c->verdict = "B is worse";
-		c->outcome = OUT_WORSE;
-	}
-}
-
-/* A size: exact. */
-static void compare_size(struct cmp_obj *c, const struct config_result *A,
-			 const struct config_result *B, size_t i)
-{
-	c->exact = 1;
-	c->ma = A->value[i];
-	c->mb = B->value[i];
-	c->diff = c->mb - c->ma;
-	c->rel = c->diff / fabs(c->ma);
-	if (c->ma == c->mb) {
-		c->verdict = "equal";
-		c->outcome = OUT_NONE;
-	} else if ((c->mb > c->ma) == (c->ob->maximize != 0)) {
-		c->verdict = "B is better";
-		c->outcome = OUT_BETTER;
-	} else {
-		c->verdict = "B is worse";
-		c->outcome = OUT_WORSE;
-	}
-}
-
-static void compare_one(struct cmp_obj *c, const struct study *d, const struct config_result *A,
-			const struct config_result *B, size_t i, const struct compare_opts *o)
-{
-	memset(c, 0, sizeof(*c));
-	c->ob = &d->objectives[i];
-	c->sda = A->obj[i].stddev;
-	c->sdb = B->obj[i].stddev;
-	c->na = A->obj[i].n;
-	c->nb = B->obj[i].n;
-	c->run_sd = c->lsd = c->band = NAN;
-	if (c->ob->from_size)
-		compare_size(c, A, B, i);
-	else
-		compare_objective(c, A, B, i, o);
-}
-
-/* "1011 ±12 (n=20)"; exact: "100 k" (6 digits: enough for a byte count). */
-static void format_side(char *buf, size_t len, const struct cmp_obj *c, double m, double sd,
-			size_t n)
-{
-	char v[NUMFMT_LEN], s[NUMFMT_LEN];
-
-	numfmt(v, sizeof(v), m, c->exact ? 6 : 4);
-	numfmt(s, sizeof(s), sd, 2);
-	if (c->exact)
-		snprintf(buf, len, "%s", v);
-	else
-		snprintf(buf, len, "%s ±%s (n=%zu)", v, s, n);
-}
-
-/* "+10.2 (+1.01%)" */
-static void format_diff(char *buf, size_t len, const struct cmp_obj *c)
-{
-	char d[32], r[32];
-
-	cmd_format_signed(d, sizeof(d), c->diff);
-	cmd_format_pct(r, sizeof(r), c->rel);
-	snprintf(buf, len, "%s (%s)", d, r);
-}
-
-/* "[+5.1, +15.3] ([+0.5%, +1.51%])" */
-static void format_interval(char *buf, size_t len, const struct stats_test *t)
-{
-	char lo[32], hi[32], rlo[32], rhi[32];
-
-	cmd_format_signed(lo, sizeof(lo), t->diff_lo);
-	cmd_format_signed(hi, sizeof(hi), t->diff_hi);
-	cmd_format_pct(rlo, sizeof(rlo), t->rel_lo);
-	cmd_format_pct(rhi, sizeof(rhi), t->rel_hi);
-	snprintf(buf, len, "[%s, %s] ([%s, %s])", lo, hi, rlo, rhi);
-}
-
-/* "run sd 0.5%, layout sd 2% (assumed); layout band ±5.5%: the difference
- * is within it" */
-static void format_noise(char *buf, size_t len, const struct cmp_obj *c, unsigned K)
-{
-	char run[64];
-
-	if (c->lsd_with_runs)
-		snprintf(run, sizeof(run), "one run per layout seed");
-	else
-		snprintf(run, sizeof(run), "run sd %.2g%%", 100 * c->run_sd);
-	if (isfinite(c->lsd))
-		snprintf(buf, len, "%s, layout sd %.2g%%%s; layout band ±%.2g%%: the difference is %s it",
-			 run, 100 * c->lsd,
-			 c->lsd_assumed ? " (assumed)" :
-			 c->lsd_with_runs ? " (the seeds' spread, run noise included)" : "",
-			 100 * c->band, c->beyond ? "beyond" : "within");
-	else
-		snprintf(buf, len, "%s, layout sd unknown (%u layout seed a side); layout band unknown",
-			 run, K);
-}
-
-static void print_text(const struct cmp_obj *c, unsigned K)
-{
-	const struct objective *ob = c->ob;
-	char a[96], b[96], d[96], ci[160], p[NUMFMT_LEN], pr[NUMFMT_LEN], noise[200];
-
-	format_side(a, sizeof(a), c, c->ma, c->sda, c->na);
-	format_side(b, sizeof(b), c, c->mb, c->sdb, c->nb);
-	format_diff(d, sizeof(d), c);
-	if (c->exact) {
-		printf("%s (%s): A %s, B %s%s%s\n  B - A = %s, exact\n", ob->name,
-		       ob->maximize ? "max" : "min", a, b, *ob->unit ? " " : "", ob->unit, d);
-	} else {
-		format_interval(ci, sizeof(ci), &c->t);
-		numfmt_p(p, sizeof(p), c->t.p);
-		numfmt_p(pr, sizeof(pr), c->t.p_rank);
-		format_noise(noise, sizeof(noise), c, K);
-		printf("%s (%s): A %s, B %s\n", ob->name, ob->maximize ? "max" : "min", a, b);
-		printf("  B - A = %s, 95%% CI %s, %s\n", d, ci, p);
-		printf("  test: %s (%zu against %zu); Mann-Whitney %s\n", c->how, c->t.na, c->t.nb,
-		       pr);
-		printf("  noise: %s\n", noise);
-	}
-	printf("  verdict: %s\n", c->verdict);
-}
-
-/* The objectives as one Markdown table, then each test and its noise as
- * bullets. */
-static void print_md(const struct cmp_obj *c, size_t n, unsigned K)
-{
-	struct outfmt_table tb;
-	char buf[200], ps[80];
-
-	outfmt_table_init(&tb, 7);
-	outfmt_cell(&tb, "objective");
-	outfmt_cell(&tb, "A");
-	outfmt_cell(&tb, "B");
-	outfmt_cell(&tb, "B - A");
-	outfmt_cell(&tb, "95%% interval");
-	outfmt_cell(&tb, "p");
-	outfmt_cell(&tb, "verdict");
-	for (size_t i = 0; i < n; i++) {
-		const struct objective *ob = c[i].ob;
-
-		outfmt_cell(&tb, "%s%s%s (%s)", ob->name, *ob->unit ? " " : "", ob->unit,
-			    ob->maximize ? "max" : "min");
-		format_side(buf, sizeof(buf), &c[i], c[i].ma, c[i].sda, c[i].na);
-		outfmt_cell(&tb, "%s", buf);
-		format_side(buf, sizeof(buf), &c[i], c[i].mb, c[i].sdb, c[i].nb);
-		outfmt_cell(&tb, "%s", buf);
-		format_diff(buf, sizeof(buf), &c[i]);
-		outfmt_cell(&tb, "%s", buf);
-		if (c[i].exact) {
-			outfmt_cell(&tb, "exact");
-			outfmt_cell(&tb, "-");
-		} else {
-			format_interval(buf, sizeof(buf), &c[i].t);
-			outfmt_cell(&tb, "%s", buf);
-			cmd_format_ps(ps, sizeof(ps), c[i].t.p, c[i].t.p_rank);
-			outfmt_cell(&tb, "%s", ps);
-		}
-		outfmt_cell(&tb, "%s", c[i].verdict);
-	}
-	outfmt_table_print(stdout, &tb, OUTFMT_MD);
-	outfmt_table_release(&tb);
-	printf("\n");
-	for (size_t i = 0; i < n; i++) {
-		if (c[i].exact)
-			continue;
-		format_noise(buf, sizeof(buf), &c[i], K);
-		printf("- %s: %s (%zu against %zu); noise: %s\n", c[i].ob->name, c[i].how,
-		       c[i].t.na, c[i].t.nb, buf);
-	}
-}
-
-static json_t *side_json(const struct compare_opts *o, const struct config_result *X, int b)
-{
-	json_t *j = json_object();
-	const char *rev = b ? o->b_rev : o->a_rev;
-
-	json_object_set_new(j, "flags", json_string(X->flags));
-	json_object_set_new(j, "pgo", json_string(X->pgo ? "on" : "off"));
-	json_object_set_new(j, "rev", rev ? json_string(rev) : json_null());
-	json_object_set_new(j, "commit", json_string(X->commit));
-	json_object_set_new(j, "config", json_string(X->id));
-	json_object_set_new(j, "status", json_string(X->status));
-	return j;
-}
-
-static json_t *value_json(double m, double sd, size_t n, int exact)
-{
-	json_t *j = json_object();
-
-	json_object_set_new(j, "value", cmd_json_num(m));
-	json_object_set_new(j, "sd", exact ? json_null() : cmd_json_num(sd));
-	json_object_set_new(j, "n", json_integer((json_int_t)n));
-	return j;
-}
-
-static json_t *objective_json(const struct cmp_obj *c)
-{
-	json_t *j = json_object();
-
-	json_object_set_new(j, "name", json_string(c->ob->name));
-	json_object_set_new(j, "unit", json_string(c->ob->unit));
-	json_object_set_new(j, "goal", json_string(c->ob->maximize ? "max" : "min"));
-	json_object_set_new(j, "exact", json_boolean(c->exact));
-	json_object_set_new(j, "a", value_json(c->ma, c->sda, c->na, c->exact));
-	json_object_set_new(j, "b", value_json(c->mb, c->sdb, c->nb, c->exact));
-	json_object_set_new(j, "diff", cmd_json_num(c->diff));
-	json_object_set_new(j, "rel", cmd_json_num(c->rel));
-	json_object_set_new(j, "test", c->exact ? json_null() :
-			    cmd_test_json(&c->t, c->outcome == OUT_BETTER ||
-					  c->outcome == OUT_WORSE));
-	json_object_set_new(j, "method", c->exact ? json_string("exact") : json_string(c->how));
-	json_object_set_new(j, "run_sd", cmd_json_num(c->run_sd));
-	json_object_set_new(j, "layout_sd", cmd_json_num(c->lsd));
-	json_object_set_new(j, "layout_sd_assumed", json_boolean(c->lsd_assumed));
-	json_object_set_new(j, "layout_sd_with_runs", json_boolean(c->lsd_with_runs));
-	json_object_set_new(j, "layout_band", cmd_json_num(c->band));
-	json_object_set_new(j, "beyond_band", isfinite(c->band) ? json_boolean(c->beyond) :
-			    json_null());
-	json_object_set_new(j, "verdict", json_string(c->verdict));
-	json_object_set_new(j, "outcome", json_string(outcome_names[c->outcome]));
-	return j;
-}
-
-static const char *const fail_on_names[] = { "never", "worse", "change" };
-
-/* --fail-on: 1 when the primary objective's outcome is the one refused. */
-static int fails(const struct compare_opts *o, const struct cmp_obj *c)
-{
-	return (o->fail_on == FAIL_WORSE && c->outcome == OUT_WORSE) ||
-	       (o->fail_on == FAIL_CHANGE && (c->outcome == OUT_WORSE ||
-					      c->outcome == OUT_BETTER));
-}
-
-static void print_json(const struct study *d, const struct run_result *res,
-		       const struct compare_opts *o, const struct cmp_obj *c, size_t n)
-{
-	json_t *root = json_object(), *objs = json_array();
-
-	json_object_set_new(root, "study", json_string(d->name));
-	json_object_set_new(root, "measurements_per_build",
-			    json_integer(d->repeats_min * study_slots(d)));
-	json_object_set_new(root, "layout_seeds", json_integer(d->layout_samples));
-	json_object_set_new(root, "a", side_json(o, &res->configs[0], 0));
-	json_object_set_new(root, "b", side_json(o, &res->configs[1], 1));
-	for (size_t i = 0; i < n; i++)
-		json_array_append_new(objs, objective_json(&c[i]));
-	json_object_set_new(root, "objectives", objs);
-	json_object_set_new(root, "primary", json_string(d->objectives[o->primary].name));
-	json_object_set_new(root, "verdict", n ? json_string(c[o->primary].verdict) : json_null());
-	json_object_set_new(root, "outcome", n ? json_string(outcome_names[c[o->primary].outcome]) :
-			    json_null());
-	json_object_set_new(root, "fail_on", json_string(fail_on_names[o->fail_on]));
-	json_object_set_new(root, "failed", json_boolean(n && fails(o, &c[o->primary])));
-	json_object_set_new(root, "results", json_string(res->results_dir));
-	cmd_print_json(root);
-}
-
-/* The heading and the two variants, as text or Markdown. */
-static void print_head(const struct study *d, const struct run_result *res,
-		       const struct compare_opts *o)
-{
-	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
-	const char *li = o->fmt == OUTFMT_MD ? "- " : "  ";
-	char *fa = cmd_flags_text(A->flags, o->fmt), *fb = cmd_flags_text(B->flags, o->fmt);
-
-	printf("%scompare (study %s): %u measurement%s x %u layout seed%s a side, interleaved\n%s",
-	       o->fmt == OUTFMT_MD ? "### tuner " : "", d->name,
-	       d->repeats_min * (unsigned)study_slots(d), numfmt_s(d->repeats_min * study_slots(d)),
-	       d->layout_samples, numfmt_s(d->layout_samples), o->fmt == OUTFMT_MD ? "\n" : "");
-	if (o->a_rev)
-		printf("%sA: %s (%.12s)\n%sB: %s (%.12s)\n%sflags: %s\n", li, o->a_rev, A->commit, li,
-		       o->b_rev, B->commit, li, fa);
-	else
-		printf("%sA: %s%s\n%sB: %s%s\n", li, fa, A->pgo ? " (PGO on)" : "", li, fb,
-		       B->pgo ? " (PGO on)" : "");
-	if (o->fmt == OUTFMT_MD)
-		printf("\n");
-	free(fa);
-	free(fb);
-}
-
 static int report(const struct study *d, const struct run_result *res,
 		  const struct compare_opts *o)
 {
@@ -557,11 +165,11 @@ static int report(const struct study *d, const struct run_result *res,
 	n = ok ? d->nobjectives : 0;
 	c = xcalloc(n + 1, sizeof(*c));
 	for (size_t i = 0; i < n; i++)
-		compare_one(&c[i], d, A, B, i, o);
+		compare_judge(&c[i], d, A, B, i, o);
 	if (o->fmt == OUTFMT_JSON)
-		print_json(d, res, o, c, n);
+		compare_print_json(d, res, o, c, n);
 	else
-		print_head(d, res, o);
+		compare_print_head(d, res, o);
 	if (!ok) {
 		fprintf(stderr, "tuner: compare: A is %s, B is %s (see %s)\n", A->status, B->status,
 			res->results_dir);
@@ -569,18 +177,19 @@ static int report(const struct study *d, const struct run_result *res,
 		return EXIT_FAIL;
 	}
 	if (o->fmt == OUTFMT_MD)
-		print_md(c, n, d->layout_samples);
+		compare_print_md(c, n, d->layout_samples);
 	for (size_t i = 0; i < n && o->fmt == OUTFMT_TABLE; i++)
-		print_text(&c[i], d->layout_samples);
+		compare_print_text(&c[i], d->layout_samples);
 	if (o->fmt != OUTFMT_JSON)
 		printf("%sresults: %s\n", o->fmt == OUTFMT_MD ? "- " : "", res->results_dir);
-	if (fails(o, &c[o->primary])) {
+	if (compare_fails(o, &c[o->primary])) {
 		fprintf(stderr, "tuner: compare: %s: %s (--fail-on %s)\n", c[o->primary].ob->name,
-			c[o->primary].verdict, fail_on_names[o->fail_on]);
+			c[o->primary].verdict, compare_fail_on_names[o->fail_on]);
 		ret = EXIT_VERDICT;
 	} else if (o->fail_on != FAIL_NEVER && c[o->primary].outcome == OUT_UNSEPARABLE) {
 		fprintf(stderr, "tuner: compare: note: --fail-on %s: %s: %s, so not failing\n",
-			fail_on_names[o->fail_on], c[o->primary].ob->name, c[o->primary].verdict);
+			compare_fail_on_names[o->fail_on], c[o->primary].ob->name,
+			c[o->primary].verdict);
 	}
 	free(c);
 	return ret;
@@ -758,7 +367,7 @@ int cmd_compare(int argc, char **argv)
 	struct study s;
 	int quiet = 0, ret;
 
-	if (cmd_wants_help(argc, argv, "compare"))
+	if (cmd_wants_help(argc, argv, compare_usage))
 		return EXIT_OK;
 	o.repeats = 10;
 	ret = parse_options(&o, &ro, &quiet, argc, argv);

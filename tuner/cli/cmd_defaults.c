@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
+#include "cmd_options.h"
 #include "cmd_targets.h"
 #include "tuner/defaults.h"
 #include "tuner/numfmt.h"
@@ -528,7 +530,7 @@ int cmd_defaults(int argc, char **argv)
 	struct ctx x = { .ct = &ct, .o = &o };
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "defaults"))
+	if (cmd_wants_help(argc, argv, defaults_usage))
 		return EXIT_OK;
 	ret = parse_options(&ct, &o, argc, argv);
 	if (!ret)

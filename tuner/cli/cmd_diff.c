@@ -281,7 +281,7 @@ int cmd_diff(int argc, char **argv)
 	struct cmd_diff x = { .ct = CMD_TARGETS_INIT };
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "diff"))
+	if (cmd_wants_help(argc, argv, diff_usage))
 		return EXIT_OK;
 	ret = parse_options(&x, argc, argv);
 	if (!ret)

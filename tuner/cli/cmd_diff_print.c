@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cmd_diff.h"
 #include "cmd_doc.h"
+#include "cmd_numbers.h"
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
 #include "tuner/util.h"

@@ -12,6 +12,20 @@ json_t *cmd_json_num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+double cmd_json_get_num(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void cmd_print_json(json_t *root)
+{
+	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	fputc('\n', stdout);
+	json_decref(root);
+}
+
 json_t *cmd_test_json(const struct stats_test *t, int significant)
 {
 	json_t *o = json_object();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What run, compare, blame and bisect share for --format md and json:
- * their facts as JSON (jansson) and as Markdown cells. With md or json,
- * stdout holds the document only; progress and notes stay on stderr.
+ * What the commands share for --format md and json: their facts as JSON
+ * (jansson) and as Markdown cells, a document printed, a child's JSON
+ * read back (watch). With md or json, stdout holds the document only;
+ * progress and notes stay on stderr.
  */
 #ifndef TUNER_CMD_DOC_H
 #define TUNER_CMD_DOC_H
@@ -13,8 +14,15 @@
 #include "tuner/outfmt.h"
 #include "tuner/stats.h"
 
+/* Prints root (a reference it takes) to stdout as indented JSON with a
+ * newline; keeps every digit. */
+void cmd_print_json(json_t *root);
+
 /* v, or null when not finite (JSON has no NaN). A new reference. */
 json_t *cmd_json_num(double v);
+/* The number at key in object o (a child's JSON read back), NaN when
+ * there is none. */
+double cmd_json_get_num(json_t *o, const char *key);
 
 /*
  * A comparison b - a (stats.h) as JSON: diff, diff_lo, diff_hi (the

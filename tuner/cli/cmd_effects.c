@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
+#include "cmd_numbers.h"
 #include "cmd_targets.h"
 #include "tuner/effects.h"
 #include "tuner/outfmt.h"
@@ -438,7 +440,7 @@ int cmd_effects(int argc, char **argv)
 	struct ctx x = { .ct = &ct };
 	int c, ret;
 
-	if (cmd_wants_help(argc, argv, "effects"))
+	if (cmd_wants_help(argc, argv, effects_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

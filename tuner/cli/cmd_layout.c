@@ -409,7 +409,7 @@ int cmd_layout(int argc, char **argv)
 	int has_study = 0, c, ret;
 	size_t v;
 
-	if (cmd_wants_help(argc, argv, "layout"))
+	if (cmd_wants_help(argc, argv, layout_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

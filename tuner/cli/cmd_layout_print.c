@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "cmd_layout.h"
+#include "cmd_numbers.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
 

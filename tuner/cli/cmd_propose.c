@@ -106,7 +106,16 @@ static void print_pick(const struct space *s, const size_t *pick)
 	}
 }
 
-int cmd_propose(int argc, char **argv)
+/* The options; 0: not given. */
+struct propose_opts {
+	const char *strategy;
+	uint64_t budget, seed;
+	int has_budget, has_seed, quiet, race;
+};
+
+/* -1 when the options are good and one study file is left, else the exit
+ * code after the message. */
+static int parse_options(struct propose_opts *o, int argc, char **argv)
 {
 	enum { OPT_BUDGET = 256, OPT_SEED, OPT_RACE };
 	static const struct option longopts[] = {
@@ -118,50 +127,36 @@ int cmd_propose(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *name = NULL;
-	const struct strategy_ops *ops;
-	struct strategy_problem prob;
-	struct strategy_trail trail;
-	struct strategy_hv hv = STRATEGY_HV_INIT;
-	struct pareto_obj *objs;
-	struct study s;
-	uint64_t budget = 0, seed = 0;
-	int has_budget = 0, has_seed = 0, quiet = 0, race = 0, c, ret = EXIT_OK;
-	size_t *batch, nd, lineno = 0, batches = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	void *st = NULL;
+	int c;
 
-	if (cmd_wants_help(argc, argv, "propose"))
-		return EXIT_OK;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			name = optarg;
+			o->strategy = optarg;
 			break;
 		case OPT_BUDGET:
-			if (parse_u64(&budget, optarg) < 0 || !budget) {
+			if (parse_u64(&o->budget, optarg) < 0 || !o->budget) {
 				fprintf(stderr, "tuner: propose: --budget takes a whole number from 1, not '%s'\n",
 					optarg);
 				return EXIT_USAGE;
 			}
-			has_budget = 1;
+			o->has_budget = 1;
 			break;
 		case OPT_SEED:
-			if (parse_u64(&seed, optarg) < 0) {
+			if (parse_u64(&o->seed, optarg) < 0) {
 				fprintf(stderr, "tuner: propose: --seed takes a whole number, not '%s'\n",
 					optarg);
 				return EXIT_USAGE;
 			}
-			has_seed = 1;
+			o->has_seed = 1;
 			break;
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		case OPT_RACE:
-			race = 1;
+			o->race = 1;
 			break;
 		case ':':
 			fprintf(stderr, "tuner: propose: %s needs a value\n", argv[optind - 1]);
@@ -176,83 +171,154 @@ int cmd_propose(int argc, char **argv)
 		fprintf(stderr, "tuner: propose: need one study file (see 'tuner propose --help')\n");
 		return EXIT_USAGE;
 	}
-	ops = strategy_find(name ? name : "exhaustive");
-	if (!ops) {
-		fprintf(stderr, "tuner: propose: unknown strategy '%s' (known: %s)\n", name,
-			strategy_names());
-		return EXIT_USAGE;
+	return -1;
+}
+
+/* The evaluator's answers on stdin, line by line. */
+struct answers {
+	char *line;
+	size_t cap, lineno;
+};
+
+/* Asks the strategy for its next batch and prints it, one proposal a
+ * line, each added to the trail t. Its size: 0 when the strategy is done,
+ * or -1 with message. */
+static long ask_batch(const struct strategy_ops *ops, void *st, struct strategy_trail *t,
+		      size_t *batch, const struct space *sp)
+{
+	long k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(t), t->n);
+
+	if (k <= 0)
+		return k;
+	for (long i = 0; i < k; i++) {
+		strategy_trail_add(t, batch + (size_t)i * sp->ndims);
+		print_pick(sp, batch + (size_t)i * sp->ndims);
 	}
-	ret = cmd_open_study(&s, argv[optind], "propose", 0);
-	if (ret)
-		return ret;
-	if (!name)
-		ops = strategy_find(s.strategy);
-	objs = xcalloc(s.nobjectives + 1, sizeof(*objs));
-	study_pareto_objs(objs, &s);
-	prob.s = &s.space;
+	fflush(stdout);
+	return k;
+}
+
+/* Reads the answers to proposals from..t->n of the trail from stdin. -1,
+ * or the exit code after the message: EXIT_FAIL when stdin ended,
+ * EXIT_USAGE for a bad line. */
+static int read_answers(struct strategy_trail *t, size_t from, struct answers *a)
+{
+	for (size_t i = from; i < t->n; i++) {
+		if (getline(&a->line, &a->cap, stdin) < 0) {
+			fprintf(stderr, "tuner: propose: stdin ended after %zu of %zu answers\n", i,
+				t->n);
+			return EXIT_FAIL;
+		}
+		if (parse_answer(t, i, a->line, ++a->lineno) < 0)
+			return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* What matters to the strategy after the search, a line each on stderr. */
+static void print_what_matters(const struct strategy_ops *ops, void *st, const struct study *s,
+			       struct strategy_trail *t)
+{
+	char *text = run_search_describe(ops, st, s, t), *l, *save = NULL;
+
+	for (l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "tuner: propose %s, what matters to %s\n", ops->name, l);
+	free(text);
+}
+
+/*
+ * The search over stdin and stdout: batch after batch, the strategy's
+ * proposals out and the evaluator's answers in, until the strategy is
+ * done ("done"). The exit code.
+ */
+static int propose(const struct study *s, const struct strategy_ops *ops,
+		   const struct propose_opts *o)
+{
+	struct strategy_problem prob;
+	struct strategy_trail trail;
+	struct strategy_hv hv = STRATEGY_HV_INIT;
+	struct answers in = { NULL, 0, 0 };
+	struct pareto_obj *objs = xcalloc(s->nobjectives + 1, sizeof(*objs));
+	size_t nd = s->space.ndims, batches = 0, from;
+	size_t *batch;
+	void *st = NULL;
+	long k;
+	int ret;
+
+	study_pareto_objs(objs, s);
+	prob.s = &s->space;
 	prob.objs = objs;
-	prob.nobjs = s.nobjectives;
-	prob.budget = has_budget ? budget : s.budget;
-	prob.seed = has_seed ? seed : s.seed;
-	prob.repeats = race;
-	nd = s.space.ndims;
-	strategy_trail_init(&trail, nd, s.nobjectives);
+	prob.nobjs = s->nobjectives;
+	prob.budget = o->has_budget ? o->budget : s->budget;
+	prob.seed = o->has_seed ? o->seed : s->seed;
+	prob.repeats = o->race;
+	strategy_trail_init(&trail, nd, s->nobjectives);
 	batch = xcalloc((size_t)STRATEGY_MAX_BATCH * (nd ? nd : 1), sizeof(*batch));
 	if (ops->init(&st, &prob) < 0) {
 		ret = cmd_error();
 		goto out;
 	}
 	for (;;) {
-		long k = ops->ask(st, batch, STRATEGY_MAX_BATCH, strategy_trail_obs(&trail), trail.n);
-		size_t from = trail.n;
 		double h;
 
-		if (k < 0) {
-			ret = cmd_error();
-			goto out;
-		}
-		if (k == 0)
+		from = trail.n;
+		k = ask_batch(ops, st, &trail, batch, &s->space);
+		if (k <= 0)
 			break;
-		for (long i = 0; i < k; i++) {
-			strategy_trail_add(&trail, batch + (size_t)i * nd);
-			print_pick(&s.space, batch + (size_t)i * nd);
-		}
-		fflush(stdout);
-		for (size_t i = from; i < trail.n; i++) {
-			if (getline(&line, &cap, stdin) < 0) {
-				fprintf(stderr, "tuner: propose: stdin ended after %zu of %zu answers\n", i,
-					trail.n);
-				ret = EXIT_FAIL;
-				goto out;
-			}
-			if (parse_answer(&trail, i, line, ++lineno) < 0) {
-				ret = EXIT_USAGE;
-				goto out;
-			}
-		}
+		ret = read_answers(&trail, from, &in);
+		if (ret >= 0)
+			goto out;
 		batches++;
-		h = strategy_hv_progress(&hv, objs, s.nobjectives, strategy_trail_obs(&trail), trail.n);
-		if (!quiet)
+		h = strategy_hv_progress(&hv, objs, s->nobjectives, strategy_trail_obs(&trail),
+					 trail.n);
+		if (!o->quiet)
 			fprintf(stderr, "tuner: propose %s: batch %zu, %zu configurations, hypervolume %.4g\n",
 				ops->name, batches, trail.n, h);
 	}
+	if (k < 0) {
+		ret = cmd_error();
+		goto out;
+	}
 	printf("done\n");
 	fflush(stdout);
-	if (!quiet) {
-		char *text = run_search_describe(ops, st, &s, &trail), *l, *save = NULL;
-
-		for (l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save))
-			fprintf(stderr, "tuner: propose %s, what matters to %s\n", ops->name, l);
-		free(text);
-	}
+	if (!o->quiet)
+		print_what_matters(ops, st, s, &trail);
+	ret = EXIT_OK;
 out:
 	if (st)
 		ops->free(st);
-	free(line);
+	free(in.line);
 	free(batch);
 	free(objs);
 	strategy_trail_release(&trail);
 	strategy_hv_release(&hv);
+	return ret;
+}
+
+int cmd_propose(int argc, char **argv)
+{
+	struct propose_opts o = { 0 };
+	const struct strategy_ops *ops;
+	struct study s;
+	int ret;
+
+	if (cmd_wants_help(argc, argv, propose_usage))
+		return EXIT_OK;
+	ret = parse_options(&o, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ops = strategy_find(o.strategy ? o.strategy : "exhaustive");
+	if (!ops) {
+		fprintf(stderr, "tuner: propose: unknown strategy '%s' (known: %s)\n", o.strategy,
+			strategy_names());
+		return EXIT_USAGE;
+	}
+	ret = cmd_open_study(&s, argv[optind], "propose", 0);
+	if (ret)
+		return ret;
+	if (!o.strategy)
+		ops = strategy_find(s.strategy);
+	ret = propose(&s, ops, &o);
 	cmd_close_study(&s);
 	return ret;
 }

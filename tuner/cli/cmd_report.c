@@ -54,7 +54,7 @@ int cmd_report(int argc, char **argv)
 	char *path = NULL;
 	int c, ret;
 
-	if (cmd_wants_help(argc, argv, "report"))
+	if (cmd_wants_help(argc, argv, report_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

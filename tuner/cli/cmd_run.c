@@ -8,7 +8,7 @@
 
 #include "cmd.h"
 #include "cmd_doc.h"
-#include "cmd_targets.h"
+#include "cmd_options.h"
 #include "tuner/measure.h"
 #include "tuner/numfmt.h"
 #include "tuner/progress.h"
@@ -383,7 +383,7 @@ int cmd_run(int argc, char **argv)
 	const char *strategy = NULL;
 	int c, all = 0, quiet = 0, stats = 0, ret;
 
-	if (cmd_wants_help(argc, argv, "run"))
+	if (cmd_wants_help(argc, argv, run_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_numbers.h"
 #include "tuner/gccspace.h"
 #include "tuner/guard.h"
 #include "tuner/runner.h"
@@ -524,7 +525,7 @@ int cmd_space(int argc, char **argv)
 	size_t len;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "space"))
+	if (cmd_wants_help(argc, argv, space_usage))
 		return EXIT_OK;
 	ret = parse_options(&o, argc, argv);
 	if (ret)

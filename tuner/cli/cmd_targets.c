@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd_options.h"
 #include "tuner/numfmt.h"
 #include "tuner/util.h"
 
@@ -74,13 +75,6 @@ void cmd_targets_release(struct cmd_targets *ct)
 	ct->t = NULL;
 	ct->dirs = NULL;
 	ct->n = ct->ndirs = ct->dirs_alloc = 0;
-}
-
-void cmd_print_json(json_t *root)
-{
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	fputc('\n', stdout);
-	json_decref(root);
 }
 
 void cmd_join_names(char *buf, size_t len, const char *const *names, size_t n)

@@ -49,12 +49,6 @@ int cmd_targets_option(struct cmd_targets *ct, int c, const char *name, char **a
 int cmd_targets_load(struct cmd_targets *ct, int argc, char **argv, const char *name);
 void cmd_targets_release(struct cmd_targets *ct);
 
-/* Prints root (a reference it takes) to stdout as indented JSON with a
- * newline; keeps every digit. */
-struct json_t;
-void cmd_print_json(struct json_t *root);
-
-
 /* "A and B", "A, B and C": names[0..n) into buf (len bytes). */
 void cmd_join_names(char *buf, size_t len, const char *const *names, size_t n);
 

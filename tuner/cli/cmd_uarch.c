@@ -242,7 +242,7 @@ int cmd_uarch(int argc, char **argv)
 	int csv = 0, c, ret = EXIT_USAGE, failed = 0;
 	char err[256];
 
-	if (cmd_wants_help(argc, argv, "uarch"))
+	if (cmd_wants_help(argc, argv, uarch_usage))
 		return EXIT_OK;
 	optind = 1;
 	opterr = 0;

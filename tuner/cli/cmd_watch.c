@@ -7,7 +7,6 @@
  * and moves the baseline on. Its own state is an append-only journal,
  * <results>/watch.jsonl.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,6 +18,9 @@
 #include <jansson.h>
 
 #include "cmd.h"
+#include "cmd_doc.h"
+#include "cmd_options.h"
+#include "cmd_watch.h"
 #include "tuner/gitsrc.h"
 #include "tuner/runner.h"
 #include "tuner/study.h"
@@ -76,88 +78,6 @@ const char watch_usage[] =
 	"unconfirmed or unresolved; 4 a regression was named; 1 error; 2 bad\n"
 	"study file, option or revision; 130 interrupted.\n";
 
-struct watch_opts {
-	const char *branch, *since, *flags, *notify;
-	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, -j,
-	                              --results, --format, -q: bisect's */
-	int once;
-	double interval;
-	double alpha; /* the named commit's test against its parent */
-};
-
-struct watch {
-	const struct study *s;
-	const struct watch_opts *o;
-	const char *study_path;
-	char *results, *state, *repo, *self;
-	char baseline[41];
-};
-
-/* Appends one record (a JSON object, stolen) to the state journal,
- * flushed: 0, or -1 with message. */
-static int state_add(struct watch *w, json_t *rec)
-{
-	char *line;
-	FILE *f;
-	int ret = -1;
-	time_t now = time(NULL);
-	char when[32];
-
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	json_object_set_new(rec, "time", json_string(when));
-	line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	json_decref(rec);
-	f = fopen(w->state, "a");
-	if (!f)
-		return tn_error_errno("cannot open %s", w->state);
-	if (line && fprintf(f, "%s\n", line) > 0 && fflush(f) == 0 && fsync(fileno(f)) == 0)
-		ret = 0;
-	else
-		tn_error_errno("cannot write %s", w->state);
-	if (fclose(f) != 0 && ret == 0)
-		ret = tn_error_errno("cannot write %s", w->state);
-	free(line);
-	return ret;
-}
-
-/* The baseline from the state journal ("" when none yet). A torn last
- * line (a crash while writing) is skipped. */
-static int state_load(struct watch *w)
-{
-	char *text = NULL, *line, *save = NULL;
-	size_t len;
-
-	w->baseline[0] = '\0';
-	if (read_file(&text, &len, w->state) < 0) {
-		tn_error_clear();
-		return 0;
-	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		json_t *r = json_loads(line, 0, NULL);
-		const char *type = r ? json_string_value(json_object_get(r, "type")) : NULL;
-		const char *c = r ? json_string_value(json_object_get(r, "commit")) : NULL;
-
-		if (type && !strcmp(type, "baseline") && c && strlen(c) == 40)
-			snprintf(w->baseline, sizeof(w->baseline), "%s", c);
-		json_decref(r);
-	}
-	free(text);
-	return 0;
-}
-
-static int set_baseline(struct watch *w, const char *commit, const char *why)
-{
-	json_t *r = json_object();
-
-	json_object_set_new(r, "type", json_string("baseline"));
-	json_object_set_new(r, "commit", json_string(commit));
-	json_object_set_new(r, "why", json_string(why));
-	if (state_add(w, r) < 0)
-		return -1;
-	snprintf(w->baseline, sizeof(w->baseline), "%s", commit);
-	return 0;
-}
-
 /* Runs argv with output captured (stdout into *out, caller frees) and
  * stderr into log (NULL: dropped). Returns the exit status, or -1 with
  * message; 130 when interrupted. */
@@ -200,148 +120,21 @@ static char *touched(const struct watch *w, const char *commit)
 	return out;
 }
 
-static double num(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
+/* The arguments of a check's child `tuner bisect`, and the numbers in them. */
+struct bisect_call {
+	const char *argv[32];
+	char layout[16], max_layout[16], repeats[16], jobs[16];
+};
 
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The report of one check, as Markdown (md) or plain text, and as JSON
- * (stolen into *doc). */
-static char *report_text(const struct watch *w, json_t *doc, int md)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *result = json_string_value(json_object_get(doc, "result"));
-	json_t *fb = json_object_get(doc, "first_bad");
-	const char *b = md ? "**" : "";
-
-	if (!json_is_object(fb) || !strcmp(result, "unconfirmed"))
-		fb = NULL;
-
-	strbuf_addf(&sb, "%s%stuner watch: %s on %s%s\n\n", md ? "## " : "", b, result,
-		    w->o->branch, b);
-	strbuf_addf(&sb, "%sstudy %s, objective %s (%s); baseline %.12s, %s %.12s, %s\n", md ? "- " : "",
-		    w->s->name, w->s->objectives[0].name,
-		    w->s->objectives[0].maximize ? "higher is better" : "lower is better",
-		    json_string_value(json_object_get(doc, "good")), w->o->branch,
-		    json_string_value(json_object_get(doc, "bad")),
-		    json_string_value(json_object_get(doc, "flags")));
-	if (fb) {
-		json_t *e = json_object_get(fb, "effect");
-
-		strbuf_addf(&sb, "%sfirst bad commit: %s%s%s %s\n", md ? "- " : "", md ? "`" : "",
-			    json_string_value(json_object_get(fb, "commit")), md ? "`" : "",
-			    json_string_value(json_object_get(fb, "subject")));
-		if (e)
-			strbuf_addf(&sb, "%seffect against its parent: %+.2f%%, 95%% CI [%+.2f%%, %+.2f%%], "
-				    "p = %.2g; layout band ±%.2g%%: %s it\n", md ? "- " : "",
-				    100 * num(e, "rel"), 100 * num(e, "rel_lo"), 100 * num(e, "rel_hi"),
-				    num(e, "p"), 100 * num(fb, "layout_band"),
-				    json_is_true(json_object_get(fb, "beyond_band")) ? "beyond" : "within");
-		strbuf_addf(&sb, "%swhat it touched:\n%s", md ? "- " : "", md ? "\n```\n" : "");
-		strbuf_addstr(&sb, json_string_value(json_object_get(doc, "touched")));
-		strbuf_addstr(&sb, md ? "```\n" : "");
-	} else if (json_object_get(doc, "why")) {
-		strbuf_addf(&sb, "%s%s\n", md ? "- " : "",
-			    json_string_value(json_object_get(doc, "why")));
-	}
-	strbuf_addf(&sb, "%sbisect: %s\n", md ? "- " : "",
-		    json_string_value(json_object_get(doc, "bisect_results")));
-	return strbuf_detach(&sb);
-}
-
-/* Gives the report to the notify command; its failure is reported, not
- * fatal (the finding is in the state journal). */
-static void notify(struct watch *w, const char *cmd, double timeout, json_t *doc,
-		   const char *md_path, const char *json_path)
-{
-	struct runner r = RUNNER_INIT;
-	char *env[5];
-	char *log = xasprintf("%s/notify.log", w->results);
-	json_t *rec = json_object();
-	const char *commit = json_string_value(json_object_get(json_object_get(doc, "first_bad"),
-							       "commit"));
-
-	env[0] = xasprintf("TUNER_WATCH_RESULT=%s", json_string_value(json_object_get(doc, "result")));
-	env[1] = xasprintf("TUNER_WATCH_COMMIT=%s", commit ? commit : "");
-	env[2] = xasprintf("TUNER_WATCH_REPORT=%s", md_path);
-	env[3] = xasprintf("TUNER_WATCH_JSON=%s", json_path);
-	env[4] = NULL;
-	json_object_set_new(rec, "type", json_string("notified"));
-	json_object_set_new(rec, "commit", json_string(commit ? commit : ""));
-	if (runner_shell(&r, cmd, NULL, env, log, 0, timeout) < 0) {
-		fprintf(stderr, "tuner: watch: the notify command could not start: %s\n", tn_errmsg());
-		tn_error_clear();
-		json_object_set_new(rec, "status", json_integer(-1));
-	} else {
-		if (r.result.status != 0)
-			fprintf(stderr, "tuner: watch: the notify command failed (exit %d%s); its output "
-				"is in %s\n", r.result.status, r.result.timed_out ? ", timed out" : "", log);
-		json_object_set_new(rec, "status", json_integer(r.result.status));
-	}
-	runner_release(&r);
-	if (state_add(w, rec) < 0) {
-		cmd_print_error(tn_errmsg());
-		tn_error_clear();
-	}
-	for (int i = 0; i < 4; i++)
-		free(env[i]);
-	free(log);
-}
-
-/* One check: returns the exit code (EXIT_OK, EXIT_VERDICT for a
- * regression, or an error's). */
-static int check(struct watch *w)
+/* The bisect of baseline..head, its JSON on stdout, its journal in dir;
+ * the options are watch's, then the study's watch: defaults. */
+static void bisect_call_init(struct bisect_call *c, const struct watch *w, const char *head,
+			     const char *dir)
 {
 	const struct watch_opts *o = w->o;
-	struct gitsrc_opts go = GITSRC_OPTS_INIT;
-	char head[41], sub[96], layout[16], max_layout[16], repeats[16], jobs[16];
-	const char *argv[32];
-	char *out = NULL, *dir = NULL, *log = NULL, *text = NULL, *md_path = NULL, *json_path = NULL;
-	json_t *bj = NULL, *doc = NULL, *rec;
-	const char *result, *why = NULL;
+	const char **argv = c->argv;
 	size_t n = 0;
-	int rc, ret = EXIT_FAIL;
 
-	go.repo = w->repo;
-	go.rev = o->branch;
-	go.path = w->s->source_path;
-	rc = gitsrc_resolve(head, &go);
-	if (rc < 0) {
-		fprintf(stderr, "tuner: watch: %s\n", tn_errmsg());
-		return rc == -1 ? EXIT_FAIL : EXIT_USAGE;
-	}
-	if (!w->baseline[0]) {
-		char since[41];
-
-		if (o->since) {
-			go.rev = o->since;
-			rc = gitsrc_resolve(since, &go);
-			if (rc < 0) {
-				fprintf(stderr, "tuner: watch: --since: %s\n", tn_errmsg());
-				return rc == -1 ? EXIT_FAIL : EXIT_USAGE;
-			}
-		}
-		if (set_baseline(w, o->since ? since : head, "first call") < 0)
-			return cmd_error();
-		if (!o->since || !strcmp(since, head)) {
-			printf("baseline: %.12s (%s); later calls measure what arrives on it\n", head,
-			       o->branch);
-			return EXIT_OK;
-		}
-	}
-	if (!strcmp(w->baseline, head)) {
-		if (!o->m.quiet)
-			fprintf(stderr, "tuner: watch: nothing new on %s (%.12s)\n", o->branch, head);
-		if (o->m.fmt == OUTFMT_JSON)
-			printf("{\"result\": \"nothing new\", \"baseline\": \"%s\"}\n", head);
-		return EXIT_OK;
-	}
-
-	snprintf(sub, sizeof(sub), "bisect-%.12s-%.12s", w->baseline, head);
-	dir = xasprintf("%s/%s", w->results, sub);
-	log = xasprintf("%s.log", dir);
 	argv[n++] = w->self;
 	argv[n++] = "bisect";
 	argv[n++] = w->study_path;
@@ -359,144 +152,246 @@ static int check(struct watch *w)
 		argv[n++] = o->flags ? o->flags : w->s->watch_flags;
 	}
 	if (o->m.layout || w->s->watch_layout) {
-		snprintf(layout, sizeof(layout), "%u", o->m.layout ? o->m.layout : w->s->watch_layout);
+		snprintf(c->layout, sizeof(c->layout), "%u",
+			 o->m.layout ? o->m.layout : w->s->watch_layout);
 		argv[n++] = "--layout";
-		argv[n++] = layout;
+		argv[n++] = c->layout;
 	}
 	if (o->m.max_layout) {
-		snprintf(max_layout, sizeof(max_layout), "%u", o->m.max_layout);
+		snprintf(c->max_layout, sizeof(c->max_layout), "%u", o->m.max_layout);
 		argv[n++] = "--max-layout";
-		argv[n++] = max_layout;
+		argv[n++] = c->max_layout;
 	}
-	snprintf(repeats, sizeof(repeats), "%u",
+	snprintf(c->repeats, sizeof(c->repeats), "%u",
 		 o->m.repeats ? o->m.repeats : w->s->watch_repeats ? w->s->watch_repeats : 3);
 	argv[n++] = "--repeats";
-	argv[n++] = repeats;
+	argv[n++] = c->repeats;
 	if (o->m.jobs) {
-		snprintf(jobs, sizeof(jobs), "%u", o->m.jobs);
+		snprintf(c->jobs, sizeof(c->jobs), "%u", o->m.jobs);
 		argv[n++] = "-j";
-		argv[n++] = jobs;
+		argv[n++] = c->jobs;
 	}
 	argv[n] = NULL;
-	if (!o->m.quiet)
+}
+
+/* rev (in go's repository, below its path) into out: 0, or the exit code
+ * after "tuner: watch: WHAT...". */
+static int resolve(char out[41], struct gitsrc_opts *go, const char *rev, const char *what)
+{
+	int rc;
+
+	go->rev = rev;
+	rc = gitsrc_resolve(out, go);
+	if (rc >= 0)
+		return 0;
+	fprintf(stderr, "tuner: watch: %s%s\n", what, tn_errmsg());
+	return rc == -1 ? EXIT_FAIL : EXIT_USAGE;
+}
+
+/*
+ * The first call: takes --since (default head, the branch as it is) as
+ * the baseline. -1 to go on and measure since --since, else the exit code
+ * (EXIT_OK: the baseline is head, and said so).
+ */
+static int first_call(struct watch *w, struct gitsrc_opts *go, const char *head)
+{
+	const struct watch_opts *o = w->o;
+	char since[41];
+	int ret;
+
+	if (o->since) {
+		ret = resolve(since, go, o->since, "--since: ");
+		if (ret)
+			return ret;
+	}
+	if (watch_set_baseline(w, o->since ? since : head, "first call") < 0)
+		return cmd_error();
+	if (!o->since || !strcmp(since, head)) {
+		printf("baseline: %.12s (%s); later calls measure what arrives on it\n", head,
+		       o->branch);
+		return EXIT_OK;
+	}
+	return -1;
+}
+
+/* head is the baseline: says so (JSON: a one-line document). EXIT_OK. */
+static int nothing_new(const struct watch *w, const char *head)
+{
+	if (!w->o->m.quiet)
+		fprintf(stderr, "tuner: watch: nothing new on %s (%.12s)\n", w->o->branch, head);
+	if (w->o->m.fmt == OUTFMT_JSON)
+		printf("{\"result\": \"nothing new\", \"baseline\": \"%s\"}\n", head);
+	return EXIT_OK;
+}
+
+/*
+ * Bisects baseline..head in a child `tuner bisect` (its messages in log),
+ * its JSON into *out (caller json_decref()s): -1 when it gave one, else
+ * the exit code after the message (interrupted, or the bisect failed).
+ */
+static int run_bisect(json_t **out, const struct watch *w, const char *head, const char *dir,
+		      const char *log)
+{
+	struct bisect_call c;
+	char *text = NULL;
+	int rc, ret = -1;
+
+	*out = NULL;
+	bisect_call_init(&c, w, head, dir);
+	if (!w->o->m.quiet)
 		fprintf(stderr, "tuner: watch: %.12s..%.12s (%s): measuring\n", w->baseline, head,
-			o->branch);
-	rc = child(&out, argv, log, NULL);
+			w->o->branch);
+	rc = child(&text, c.argv, log, NULL);
 	if (rc < 0) {
 		ret = cmd_error();
-		goto out;
-	}
-	if (rc == 130 || tn_cancelled()) {
+	} else if (rc == 130 || tn_cancelled()) {
 		fprintf(stderr, "tuner: watch: interrupted; run again to resume\n");
 		ret = EXIT_INTERRUPTED;
-		goto out;
+	} else {
+		*out = json_loads(text, 0, NULL);
+		if (!*out) {
+			fprintf(stderr, "tuner: watch: tuner bisect failed (exit %d); its messages "
+				"are in %s\n", rc, log);
+			ret = rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAIL;
+		}
 	}
-	bj = json_loads(out, 0, NULL);
-	if (!bj) {
-		fprintf(stderr, "tuner: watch: tuner bisect failed (exit %d); its messages are in %s\n",
-			rc, log);
-		ret = rc == EXIT_USAGE ? EXIT_USAGE : EXIT_FAIL;
-		goto out;
+	free(text);
+	return ret;
+}
+
+/*
+ * The commit the bisect named (fb) into doc: first_bad, alpha, why when
+ * unconfirmed, the files it touched. Returns the result: "regression" or
+ * "improvement" by the objective's goal ("change" without an effect), or
+ * "unconfirmed" when its test against its parent is not below --alpha in
+ * both tests.
+ */
+static const char *judge_first_bad(json_t *doc, const struct watch *w, json_t *fb)
+{
+	const struct watch_opts *o = w->o;
+	json_t *effect = json_object_get(fb, "effect");
+	double rel = cmd_json_get_num(effect, "rel");
+	double p = cmd_json_get_num(effect, "p"), pr = cmd_json_get_num(effect, "p_rank");
+	int worse = w->s->objectives[0].maximize ? rel < 0 : rel > 0;
+	const char *result = isnan(rel) ? "change" : worse ? "regression" : "improvement";
+	const char *commit = json_string_value(json_object_get(fb, "commit"));
+	char *text;
+
+	json_object_set(doc, "first_bad", fb);
+	json_object_set_new(doc, "alpha", json_real(o->alpha));
+	/* Named, but on evidence a daily watch would find by chance (the
+	 * named commit's own test against its parent reuses the bisect's
+	 * measurements, which chose it): not said. */
+	if (!(p < o->alpha && pr < o->alpha)) {
+		text = xasprintf("bisect named %.12s (%+.2f%% against its parent, p = %.2g, "
+				 "rank p = %.2g), not below the watch's alpha %g: "
+				 "unconfirmed; the baseline stays", commit, 100 * rel, p, pr,
+				 o->alpha);
+		json_object_set_new(doc, "why", json_string(text));
+		free(text);
+		result = "unconfirmed";
 	}
-	doc = json_object();
+	text = touched(w, commit);
+	json_object_set_new(doc, "touched", json_string(text));
+	free(text);
+	return result;
+}
+
+/*
+ * The check's document from what the bisect found (bj) on baseline..head
+ * (its results in dir), with the result into *result: "no change", what
+ * judge_first_bad() says of a named commit, or "unresolved" (why: the
+ * bisect's no_culprit). A new reference.
+ */
+static json_t *check_doc(const char **result, const struct watch *w, json_t *bj,
+			 const char *head, const char *dir)
+{
+	json_t *doc = json_object(), *flags = json_object_get(bj, "flags");
+	json_t *fb = json_object_get(bj, "first_bad");
+	const char *why;
+
 	json_object_set_new(doc, "study", json_string(w->s->name));
-	json_object_set_new(doc, "branch", json_string(o->branch));
+	json_object_set_new(doc, "branch", json_string(w->o->branch));
 	json_object_set_new(doc, "good", json_string(w->baseline));
 	json_object_set_new(doc, "bad", json_string(head));
-	json_object_set_new(doc, "flags", json_object_get(bj, "flags") ?
-					  json_incref(json_object_get(bj, "flags")) : json_string(""));
+	json_object_set_new(doc, "flags", flags ? json_incref(flags) : json_string(""));
 	json_object_set_new(doc, "bisect_results", json_string(dir));
 	if (json_is_true(json_object_get(bj, "nothing_to_bisect"))) {
-		result = "no change";
-	} else if (json_is_object(json_object_get(bj, "first_bad"))) {
-		json_t *fb = json_object_get(bj, "first_bad");
-		double rel = num(json_object_get(fb, "effect"), "rel");
-		int worse = w->s->objectives[0].maximize ? rel < 0 : rel > 0;
-
-		double p = num(json_object_get(fb, "effect"), "p");
-		double pr = num(json_object_get(fb, "effect"), "p_rank");
-
-		result = isnan(rel) ? "change" : worse ? "regression" : "improvement";
-		json_object_set(doc, "first_bad", fb);
-		json_object_set_new(doc, "alpha", json_real(o->alpha));
-		/* Named, but on evidence a daily watch would find by chance
-		 * (the named commit's own test against its parent reuses the
-		 * bisect's measurements, which chose it): not said. */
-		if (!(p < o->alpha && pr < o->alpha)) {
-			char *msg = xasprintf("bisect named %.12s (%+.2f%% against its parent, p = %.2g, "
-					      "rank p = %.2g), not below the watch's alpha %g: "
-					      "unconfirmed; the baseline stays",
-					      json_string_value(json_object_get(fb, "commit")),
-					      100 * rel, p, pr, o->alpha);
-
-			json_object_set_new(doc, "why", json_string(msg));
-			free(msg);
-			result = "unconfirmed";
-		}
-		text = touched(w, json_string_value(json_object_get(fb, "commit")));
-		json_object_set_new(doc, "touched", json_string(text));
-		free(text);
-		text = NULL;
+		*result = "no change";
+	} else if (json_is_object(fb)) {
+		*result = judge_first_bad(doc, w, fb);
 	} else {
-		result = "unresolved";
+		*result = "unresolved";
 		why = json_string_value(json_object_get(bj, "no_culprit"));
 		json_object_set_new(doc, "why", json_string(why ? why : "bisect named no commit"));
 	}
-	json_object_set_new(doc, "result", json_string(result));
+	json_object_set_new(doc, "result", json_string(*result));
+	return doc;
+}
 
-	rec = json_deep_copy(doc);
+/* The check into the state journal; the baseline moves to head unless
+ * the result leaves it (unresolved, unconfirmed). -1, or the exit code of
+ * an error. */
+static int record_check(struct watch *w, json_t *doc, const char *result, const char *head)
+{
+	json_t *rec = json_deep_copy(doc);
+
 	json_object_set_new(rec, "type", json_string("check"));
-	if (state_add(w, rec) < 0) {
-		ret = cmd_error();
-		goto out;
-	}
+	if (watch_state_add(w, rec) < 0)
+		return cmd_error();
 	if (strcmp(result, "unresolved") && strcmp(result, "unconfirmed") &&
-	    set_baseline(w, head, result) < 0) {
-		ret = cmd_error();
+	    watch_set_baseline(w, head, result) < 0)
+		return cmd_error();
+	return -1;
+}
+
+/*
+ * One look at the branch: when commits arrived since the baseline, bisects
+ * them (a child tuner bisect), records and prints what it found, and
+ * publishes a named commit. Returns the exit code (EXIT_OK, EXIT_VERDICT
+ * for a regression, or an error's).
+ */
+static int measure_new_commits(struct watch *w)
+{
+	struct gitsrc_opts go = GITSRC_OPTS_INIT;
+	char head[41], sub[96];
+	char *dir, *log;
+	json_t *bj, *doc = NULL;
+	const char *result;
+	int ret;
+
+	go.repo = w->repo;
+	go.path = w->s->source_path;
+	ret = resolve(head, &go, w->o->branch, "");
+	if (ret)
+		return ret;
+	if (!w->baseline[0]) {
+		ret = first_call(w, &go, head);
+		if (ret >= 0)
+			return ret;
+	}
+	if (!strcmp(w->baseline, head))
+		return nothing_new(w, head);
+	snprintf(sub, sizeof(sub), "bisect-%.12s-%.12s", w->baseline, head);
+	dir = xasprintf("%s/%s", w->results, sub);
+	log = xasprintf("%s.log", dir);
+	ret = run_bisect(&bj, w, head, dir, log);
+	if (ret >= 0)
 		goto out;
-	}
-
-	if (o->m.fmt == OUTFMT_JSON) {
-		char *s = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-
-		printf("%s\n", s);
-		free(s);
-	} else {
-		text = report_text(w, doc, o->m.fmt == OUTFMT_MD);
-		fputs(text, stdout);
-		free(text);
-		text = NULL;
-	}
-	fflush(stdout);
-	if (json_is_object(json_object_get(doc, "first_bad")) && strcmp(result, "unconfirmed")) {
-		const char *cmd = o->notify ? o->notify : w->s->watch_notify.command;
-		char *js;
-
-		md_path = xasprintf("%s/report-%.12s.md", w->results, head);
-		json_path = xasprintf("%s/report-%.12s.json", w->results, head);
-		text = report_text(w, doc, 1);
-		js = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-		if (write_file_atomic(md_path, text, strlen(text)) < 0 ||
-		    write_file_atomic(json_path, js, strlen(js)) < 0) {
-			free(js);
-			ret = cmd_error();
-			goto out;
-		}
-		free(js);
-		if (cmd)
-			notify(w, cmd, o->notify ? 600 : w->s->watch_notify.timeout, doc, md_path,
-			       json_path);
-	}
+	doc = check_doc(&result, w, bj, head, dir);
+	ret = record_check(w, doc, result, head);
+	if (ret >= 0)
+		goto out;
+	watch_print(w, doc);
+	ret = watch_publish(w, doc, result, head);
+	if (ret >= 0)
+		goto out;
 	ret = !strcmp(result, "regression") ? EXIT_VERDICT : EXIT_OK;
 out:
 	json_decref(bj);
 	json_decref(doc);
-	free(out);
 	free(dir);
 	free(log);
-	free(text);
-	free(md_path);
-	free(json_path);
 	return ret;
 }
 
@@ -596,7 +491,7 @@ int cmd_watch(int argc, char **argv)
 	ssize_t len;
 	int ret;
 
-	if (cmd_wants_help(argc, argv, "watch"))
+	if (cmd_wants_help(argc, argv, watch_usage))
 		return EXIT_OK;
 	ret = parse_options(&o, argc, argv);
 	if (ret >= 0)
@@ -626,12 +521,12 @@ int cmd_watch(int argc, char **argv)
 		free(b);
 	}
 	w.state = xasprintf("%s/watch.jsonl", w.results);
-	if (mkdir_p(w.results) < 0 || state_load(&w) < 0) {
+	if (mkdir_p(w.results) < 0 || watch_state_load(&w) < 0) {
 		ret = cmd_error();
 		goto out;
 	}
 	for (;;) {
-		ret = check(&w);
+		ret = measure_new_commits(&w);
 		if (o.once || ret == EXIT_USAGE || ret == EXIT_INTERRUPTED || tn_cancelled())
 			break;
 		for (double t = 0; t < o.interval && !tn_cancelled(); t += 0.2) {

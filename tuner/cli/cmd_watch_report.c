@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* tuner watch: a check's report, on stdout, in files, to the notify command (cmd_watch.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cmd.h"
+#include "cmd_doc.h"
+#include "cmd_watch.h"
+#include "tuner/runner.h"
+#include "tuner/study.h"
+#include "tuner/util.h"
+
+/* The report of one check (its document doc), as Markdown (md) or plain
+ * text. Caller frees. */
+static char *report_text(const struct watch *w, json_t *doc, int md)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *result = json_string_value(json_object_get(doc, "result"));
+	json_t *fb = json_object_get(doc, "first_bad");
+	const char *b = md ? "**" : "";
+
+	if (!json_is_object(fb) || !strcmp(result, "unconfirmed"))
+		fb = NULL;
+
+	strbuf_addf(&sb, "%s%stuner watch: %s on %s%s\n\n", md ? "## " : "", b, result,
+		    w->o->branch, b);
+	strbuf_addf(&sb, "%sstudy %s, objective %s (%s); baseline %.12s, %s %.12s, %s\n", md ? "- " : "",
+		    w->s->name, w->s->objectives[0].name,
+		    w->s->objectives[0].maximize ? "higher is better" : "lower is better",
+		    json_string_value(json_object_get(doc, "good")), w->o->branch,
+		    json_string_value(json_object_get(doc, "bad")),
+		    json_string_value(json_object_get(doc, "flags")));
+	if (fb) {
+		json_t *e = json_object_get(fb, "effect");
+
+		strbuf_addf(&sb, "%sfirst bad commit: %s%s%s %s\n", md ? "- " : "", md ? "`" : "",
+			    json_string_value(json_object_get(fb, "commit")), md ? "`" : "",
+			    json_string_value(json_object_get(fb, "subject")));
+		if (e)
+			strbuf_addf(&sb, "%seffect against its parent: %+.2f%%, 95%% CI [%+.2f%%, %+.2f%%], "
+				    "p = %.2g; layout band ±%.2g%%: %s it\n", md ? "- " : "",
+				    100 * cmd_json_get_num(e, "rel"),
+				    100 * cmd_json_get_num(e, "rel_lo"),
+				    100 * cmd_json_get_num(e, "rel_hi"), cmd_json_get_num(e, "p"),
+				    100 * cmd_json_get_num(fb, "layout_band"),
+				    json_is_true(json_object_get(fb, "beyond_band")) ? "beyond" : "within");
+		strbuf_addf(&sb, "%swhat it touched:\n%s", md ? "- " : "", md ? "\n```\n" : "");
+		strbuf_addstr(&sb, json_string_value(json_object_get(doc, "touched")));
+		strbuf_addstr(&sb, md ? "```\n" : "");
+	} else if (json_object_get(doc, "why")) {
+		strbuf_addf(&sb, "%s%s\n", md ? "- " : "",
+			    json_string_value(json_object_get(doc, "why")));
+	}
+	strbuf_addf(&sb, "%sbisect: %s\n", md ? "- " : "",
+		    json_string_value(json_object_get(doc, "bisect_results")));
+	return strbuf_detach(&sb);
+}
+
+/* Gives the report to the notify command; its failure is reported, not
+ * fatal (the finding is in the state journal). */
+static void notify(struct watch *w, const char *cmd, double timeout, json_t *doc,
+		   const char *md_path, const char *json_path)
+{
+	struct runner r = RUNNER_INIT;
+	char *env[5];
+	char *log = xasprintf("%s/notify.log", w->results);
+	json_t *rec = json_object();
+	const char *commit = json_string_value(json_object_get(json_object_get(doc, "first_bad"),
+							       "commit"));
+
+	env[0] = xasprintf("TUNER_WATCH_RESULT=%s", json_string_value(json_object_get(doc, "result")));
+	env[1] = xasprintf("TUNER_WATCH_COMMIT=%s", commit ? commit : "");
+	env[2] = xasprintf("TUNER_WATCH_REPORT=%s", md_path);
+	env[3] = xasprintf("TUNER_WATCH_JSON=%s", json_path);
+	env[4] = NULL;
+	json_object_set_new(rec, "type", json_string("notified"));
+	json_object_set_new(rec, "commit", json_string(commit ? commit : ""));
+	if (runner_shell(&r, cmd, NULL, env, log, 0, timeout) < 0) {
+		fprintf(stderr, "tuner: watch: the notify command could not start: %s\n", tn_errmsg());
+		tn_error_clear();
+		json_object_set_new(rec, "status", json_integer(-1));
+	} else {
+		if (r.result.status != 0)
+			fprintf(stderr, "tuner: watch: the notify command failed (exit %d%s); its output "
+				"is in %s\n", r.result.status, r.result.timed_out ? ", timed out" : "", log);
+		json_object_set_new(rec, "status", json_integer(r.result.status));
+	}
+	runner_release(&r);
+	if (watch_state_add(w, rec) < 0) {
+		cmd_print_error(tn_errmsg());
+		tn_error_clear();
+	}
+	for (int i = 0; i < 4; i++)
+		free(env[i]);
+	free(log);
+}
+
+void watch_print(const struct watch *w, json_t *doc)
+{
+	char *text;
+
+	if (w->o->m.fmt == OUTFMT_JSON) {
+		text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+		printf("%s\n", text);
+	} else {
+		text = report_text(w, doc, w->o->m.fmt == OUTFMT_MD);
+		fputs(text, stdout);
+	}
+	free(text);
+	fflush(stdout);
+}
+
+int watch_publish(struct watch *w, json_t *doc, const char *result, const char *head)
+{
+	const struct watch_opts *o = w->o;
+	const char *cmd = o->notify ? o->notify : w->s->watch_notify.command;
+	char *md_path, *json_path, *text, *js;
+	int ret = -1;
+
+	if (!json_is_object(json_object_get(doc, "first_bad")) || !strcmp(result, "unconfirmed"))
+		return -1;
+	md_path = xasprintf("%s/report-%.12s.md", w->results, head);
+	json_path = xasprintf("%s/report-%.12s.json", w->results, head);
+	text = report_text(w, doc, 1);
+	js = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	if (write_file_atomic(md_path, text, strlen(text)) < 0 ||
+	    write_file_atomic(json_path, js, strlen(js)) < 0)
+		ret = cmd_error();
+	else if (cmd)
+		notify(w, cmd, o->notify ? 600 : w->s->watch_notify.timeout, doc, md_path,
+		       json_path);
+	free(js);
+	free(text);
+	free(md_path);
+	free(json_path);
+	return ret;
+}
