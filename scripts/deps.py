@@ -52,8 +52,9 @@ def graph(objdir):
         for n in names:
             if n.endswith(".o"):
                 path = os.path.join(root, n)
-                rel = os.path.relpath(path, objdir)[:-2] + ".c"
-                files["tuner/" + rel] = symbols(path)
+                rel = "tuner/" + os.path.relpath(path, objdir)[:-2] + ".c"
+                if os.path.exists(rel):  # not a stale object of a removed file
+                    files[rel] = symbols(path)
     owner = {}
     for f, (defined, _) in files.items():
         for s in defined:

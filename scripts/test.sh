@@ -41,6 +41,9 @@ step() {
 # and include/ in it, nothing in it that does not exist.
 step "layout (HACKING.md tree)" scripts/check-tree.py
 step "build + unit (release)" make -s -j"$jobs" VARIANT=release all unit
+# The layering and the sizes (HACKING.md, "Checking the structure"),
+# from the release objects just built.
+step "structure (deps.py, sizes.py)" sh -c 'scripts/deps.py --strict --list && scripts/sizes.py --strict'
 step "unit (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 make -s -j"$jobs" VARIANT=asan unit
 step "threaded modules (TSan)" make -s -j"$jobs" tsan
 # The libFuzzer targets (clang) on their seeds and on every input that
