@@ -11,9 +11,9 @@ when it goes from a folder to one above it. A circle is a set of files
 that reach each other (a strongly connected component of two or more).
 
 A file's #include of a header counts the same way: a header belongs to
-the folder of the source it declares (include/tuner/X.h: tuner/*/X.c or
-X_*.c; tuner/F/X.h: F), and an include runs back up when that folder is
-above the including file's.
+the folder of the source it declares (include/tuner/X.h: tuner/*/X.c,
+else the folder with the most X_*.c files; tuner/F/X.h: F), and an
+include runs back up when that folder is above the including file's.
 
 Prints one line of counts; --list names every dependency that runs back
 up and every circle; --strict exits 1 when there is any of either (what
@@ -86,12 +86,16 @@ def header_owner(hdr):
     for d in LAYERS:
         if os.path.exists(f"tuner/{d}/{stem}.c"):
             return d
+    # else the folder with the most X_*.c files (uarch.h: uarch/, not
+    # formats/uarch_score.c)
+    best, most = None, 0
     for d in LAYERS:
-        if os.path.isdir(f"tuner/{d}") and any(
-                n.startswith(stem + "_") and n.endswith(".c")
-                for n in os.listdir(f"tuner/{d}")):
-            return d
-    return None
+        if os.path.isdir(f"tuner/{d}"):
+            k = sum(1 for n in os.listdir(f"tuner/{d}")
+                    if n.startswith(stem + "_") and n.endswith(".c"))
+            if k > most:
+                best, most = d, k
+    return best
 
 
 INCLUDE = re.compile(r'^#include "([^"]+)"', re.M)
