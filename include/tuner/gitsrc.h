@@ -42,11 +42,12 @@ struct gitsrc {
 #define GITSRC_INIT { .commit = { 0 }, .tree = { 0 }, .dirty = 0, .worktree_dirty = 0, \
 		      .dir = NULL }
 
-/* Named error for callers that add a location. */
-#define GITSRC_EBADREV (-2) /* rev does not name a commit */
-#define GITSRC_ENOREPO (-3) /* no repository at repo */
-#define GITSRC_ENOPATH (-4) /* path is not a directory in that commit */
-#define GITSRC_ERANGE (-5)  /* gitsrc_range(): good and bad make no range */
+/* Named errors for callers that add a location; below -2, so that none is
+ * TN_ECANCELLED (util.h) when a caller passes one up. */
+#define GITSRC_EBADREV (-10) /* rev does not name a commit */
+#define GITSRC_ENOREPO (-11) /* no repository at repo */
+#define GITSRC_ENOPATH (-12) /* path is not a directory in that commit */
+#define GITSRC_ERANGE (-13)  /* gitsrc_range(): good and bad make no range */
 
 /* Resolves and exports. 0, or -1 / a named negative with message. Caller
  * releases out with gitsrc_release(). */
