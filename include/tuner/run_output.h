@@ -21,7 +21,10 @@
  * its value ("0.5% / 2.1%"). Notes under the table say what the front
  * could not see (one sample per configuration; one layout seed). With
  * build.applied, the status column adds "[not applied: FLAGS]" for
- * requested flags that were not in effect in every compile.
+ * requested flags that were not in effect in every compile. On the front
+ * (all not set), configurations that built the same code are one row,
+ * whose status names the others ("[same code: also ID, ID]"); with all,
+ * each has its row ("[same code as ID]").
  */
 void report_table(FILE *f, const struct study *s, const struct run_result *r, int all);
 

@@ -4,7 +4,8 @@
 # 4 configurations (-O2 and -O0, each with and without a -D the program
 # never reads) make 2 programs; with repeats: 2 the measure command runs
 # 4 times, not 8, and the twins show the lead's pooled samples with
-# "same code as" in the table, results.csv and pareto.json. A rerun
+# "same code as" in the table, results.csv and pareto.json; the front
+# shows each program as one row, "same code: also" the others. A rerun
 # measures nothing; neither does one over a journal whose build records
 # lack the code id (an older tuner's): it is worked out from the artifacts.
 # Without the key it is the same (share is the default); with
@@ -77,6 +78,20 @@ done < <(tail -n +2 "$csv")
 table() { grep -v '^builds: ' "$1"; }
 [ "$(table "$TMPDIR/out1")" = "$(table "$TMPDIR/out2")" ] ||
 	fail "a rerun prints another table: $(diff "$TMPDIR/out1" "$TMPDIR/out2")"
+
+# The front (no --all) shows configurations with the same code as one
+# row, naming the others; in text and Markdown alike.
+for fmt in table md; do
+	"$TUNER" run -q -j 2 --format $fmt --results "$res" "$repo/study.yaml" >"$TMPDIR/front.$fmt"
+	rows=$(grep -c -- '-O[02]' "$TMPDIR/front.$fmt")
+	also=$(grep -c '\[same code: also [0-9a-f]\{16\}\]' "$TMPDIR/front.$fmt" || true)
+	[ "$rows" -ge 1 ] && [ "$rows" -le 2 ] && [ "$also" -eq "$rows" ] ||
+		fail "$fmt: the front is not one row per program: $(cat "$TMPDIR/front.$fmt")"
+	if grep -q '\[same code as' "$TMPDIR/front.$fmt"; then
+		fail "$fmt: a twin of a row on the front: $(cat "$TMPDIR/front.$fmt")"
+	fi
+done
+[ "$(wc -l <"$TMPDIR/measured")" -eq 4 ] || fail "the front measured again"
 
 # A journal without code ids: worked out again from the artifacts.
 sed -i 's/,"code":"[0-9a-f]*"//' "$res/journal.jsonl"

@@ -192,8 +192,9 @@ static void add_missed(struct strbuf *sb, const struct config_result *c)
 		strbuf_addstr(sb, "  [applied flags unknown]");
 }
 
-/* What follows the flags: "  [failed]", "  [tied with ID]", ... */
-static void add_status(struct strbuf *sb, const struct config_result *c)
+/* What follows the flags: "  [failed]", "  [tied with ID]", ...; "[same
+ * code as ID]" unless same_code is 0 (its row names it: same_code_rows()). */
+static void add_status(struct strbuf *sb, const struct config_result *c, int same_code)
 {
 	if (strcmp(c->status, "ok"))
 		strbuf_addf(sb, "  [%s]", c->status);
@@ -204,8 +205,84 @@ static void add_status(struct strbuf *sb, const struct config_result *c)
 	else if (c->tied)
 		strbuf_addf(sb, "  [tied with %s and %zu more]", c->tied_with[0], c->ntied - 1);
 	add_missed(sb, c);
-	if (c->same_code_as[0])
+	if (same_code && c->same_code_as[0])
 		strbuf_addf(sb, "  [same code as %s]", c->same_code_as);
+}
+
+/* The index of the configuration with that id, or r->nconfigs. */
+static size_t config_index(const struct run_result *r, const char *id)
+{
+	size_t j;
+
+	for (j = 0; j < r->nconfigs; j++)
+		if (!strcmp(r->configs[j].id, id))
+			break;
+	return j;
+}
+
+static size_t group_root(size_t *parent, size_t c)
+{
+	while (parent[c] != c)
+		c = parent[c] = parent[parent[c]];
+	return c;
+}
+
+/*
+ * The front's rows: configurations that built the same code (linked by
+ * same_code_as) share their samples and so their place; the first of
+ * them in order shows them all. Of the shown[] configurations (in order),
+ * row[c] is the one whose row shows c and next[c] the next one that row
+ * names (nconfigs: none). Both arrays are the caller's, nconfigs long.
+ */
+static void same_code_rows(size_t *row, size_t *next, const struct run_result *r,
+			   const size_t *order, const int *shown)
+{
+	size_t n = r->nconfigs;
+	size_t *parent = xcalloc(n ? n : 1, sizeof(*parent));
+	size_t *first = xcalloc(n ? n : 1, sizeof(*first));
+	size_t *last = xcalloc(n ? n : 1, sizeof(*last));
+
+	for (size_t c = 0; c < n; c++) {
+		parent[c] = c;
+		first[c] = row[c] = next[c] = n;
+	}
+	for (size_t c = 0; c < n; c++) {
+		size_t j;
+
+		if (!shown[c] || !r->configs[c].same_code_as[0])
+			continue;
+		j = config_index(r, r->configs[c].same_code_as);
+		if (j < n)
+			parent[group_root(parent, c)] = group_root(parent, j);
+	}
+	for (size_t k = 0; k < n; k++) {
+		size_t c = order[k], g = group_root(parent, c);
+
+		if (!shown[c])
+			continue;
+		if (first[g] == n)
+			first[g] = c;
+		else
+			next[last[g]] = c;
+		last[g] = c;
+		row[c] = first[g];
+	}
+	free(parent);
+	free(first);
+	free(last);
+}
+
+/* A row's "  [same code: also ID, ID]": the others it shows. */
+static void add_also(struct strbuf *sb, const struct run_result *r, const size_t *next, size_t c)
+{
+	const char *sep = "  [same code: also ";
+
+	for (size_t j = next[c]; j < r->nconfigs; j = next[j]) {
+		strbuf_addf(sb, "%s%s", sep, r->configs[j].id);
+		sep = ", ";
+	}
+	if (*sep == ',')
+		strbuf_addch(sb, ']');
 }
 
 /* One cell: a text column padded to width (none: the last), or a
@@ -224,16 +301,23 @@ static void put_cell(FILE *f, struct outfmt_table *md, const char *sep, int widt
 static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s,
 			 const struct run_result *r, int all, int *tied)
 {
-	size_t *order = xcalloc(r->nconfigs ? r->nconfigs : 1, sizeof(*order));
+	size_t n = r->nconfigs ? r->nconfigs : 1;
+	size_t *order = xcalloc(n, sizeof(*order));
+	size_t *row = xcalloc(n, sizeof(*row)), *next = xcalloc(n, sizeof(*next));
+	int *fold = xcalloc(n, sizeof(*fold));
 	struct strbuf st = STRBUF_INIT;
 	size_t shown = 0;
 	char v[128];
 
-	for (size_t i = 0; i < r->nconfigs; i++)
+	for (size_t i = 0; i < r->nconfigs; i++) {
 		order[i] = i;
+		fold[i] = !all && r->configs[i].on_front;
+	}
 	sort_ctx.s = s;
 	sort_ctx.r = r;
 	qsort(order, r->nconfigs, sizeof(*order), cmp_rows);
+	/* The front shows configurations with the same code as one row. */
+	same_code_rows(row, next, r, order, fold);
 
 	put_cell(f, md, "", 5, "front");
 	put_cell(f, md, " ", 16, "config");
@@ -259,7 +343,11 @@ static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s
 	}
 	for (size_t k = 0; k < r->nconfigs; k++) {
 		const struct config_result *c = &r->configs[order[k]];
+		size_t lead;
+
 		if (!all && !c->on_front)
+			continue;
+		if (row[order[k]] < r->nconfigs && row[order[k]] != order[k])
 			continue;
 		put_cell(f, md, "", 5, front_mark(c));
 		put_cell(f, md, " ", 16, c->id);
@@ -275,7 +363,9 @@ static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s
 			put_cell(f, md, "  ", 24, v);
 		}
 		strbuf_reset(&st);
-		add_status(&st, c);
+		lead = c->same_code_as[0] ? config_index(r, c->same_code_as) : r->nconfigs;
+		add_status(&st, c, lead == r->nconfigs || row[lead] != order[k]);
+		add_also(&st, r, next, order[k]);
 		if (md) {
 			if (*c->flags)
 				outfmt_cell(md, "`%s`", c->flags);
@@ -290,6 +380,9 @@ static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s
 	}
 	strbuf_release(&st);
 	free(order);
+	free(row);
+	free(next);
+	free(fold);
 	return shown;
 }
 
