@@ -75,6 +75,14 @@ md_ok "$TMPDIR/run.md"
 [ "$(grep -c '^| [*~]\? *| [0-9a-f]\{16\} |' "$TMPDIR/run.md")" -eq 4 ] || fail "run md: not 4 rows"
 grep -q '^| \* | [0-9a-f]* | off | .* | `-O2 -fno-reorder-blocks` |' "$TMPDIR/run.md" || fail "run md: flags cell"
 grep -q '^- noise: run / layout' "$TMPDIR/run.md" || fail "run md: notes as bullets"
+# Two runs per seed split the noise; one run per seed cannot, and says so.
+grep -q 'cannot be told apart' "$TMPDIR/run.md" && fail "run md: unsplit note with 2 repeats"
+sed 's/repeats: 2/repeats: 1/' "$S" >"$repo/s1.yaml"
+"$TUNER" run -q --results "$TMPDIR/r1" "$repo/s1.yaml" >"$TMPDIR/run1.txt" 2>&1 ||
+	fail "run, 1 repeat: $(cat "$TMPDIR/run1.txt")"
+grep -q '^noise: speed: one run per layout seed, so the two cannot be told apart' "$TMPDIR/run1.txt" ||
+	fail "run, 1 repeat: no note on the unsplit noise: $(cat "$TMPDIR/run1.txt")"
+grep -q 'noise: size:' "$TMPDIR/run1.txt" && fail "run, 1 repeat: a note on size"
 "$TUNER" run --all --format json --results "$TMPDIR/r" "$S" >"$TMPDIR/run.json" 2>"$TMPDIR/run.json.err" ||
 	fail "run json"
 json_ok "$TMPDIR/run.json"

@@ -118,6 +118,25 @@ static int single_samples(const struct run_result *r, size_t i)
 	return some;
 }
 
+/* Whether every configuration of objective i with several samples has
+ * one per layout seed, so run-to-run and layout noise cannot be told apart
+ * (stats_layout_spread(): both NaN) and the noise column says "- / -". */
+static int spread_unsplit(const struct run_result *r, size_t i)
+{
+	int some = 0;
+
+	for (size_t c = 0; c < r->nconfigs; c++) {
+		const struct config_result *cr = &r->configs[c];
+
+		if (cr->obj[i].n < 2 || !cr->spread)
+			continue;
+		if (isfinite(cr->spread[i].within_sd))
+			return 0;
+		some = 1;
+	}
+	return some;
+}
+
 static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied,
 			const char *bullet)
 {
@@ -141,9 +160,14 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 			fprintf(f, "%snote: %s: one sample per configuration, so the front compares the values as exact (no noise estimate; see measure.repeats, layout.samples)\n",
 				bullet, o->name);
 	}
-	if (noisy && s->layout_samples > 1)
+	if (noisy && s->layout_samples > 1) {
 		fprintf(f, "%snoise: run / layout = measurement and layout-seed standard deviations, relative to the value (%u layout seeds)\n",
 			bullet, s->layout_samples);
+		for (size_t i = 0; i < s->nobjectives; i++)
+			if (!s->objectives[i].from_size && spread_unsplit(r, i))
+				fprintf(f, "%snoise: %s: one run per layout seed, so the two cannot be told apart (\"- / -\"); the intervals hold both (measure.repeats: 2 would split them)\n",
+					bullet, s->objectives[i].name);
+	}
 	else if (noisy)
 		fprintf(f, "%snote: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n",
 			bullet);
