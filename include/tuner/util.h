@@ -152,7 +152,17 @@ int read_file(char **out, size_t *len, const char *path);
 /* Writes all of data to fd (retrying short writes and EINTR); -1 with
  * errno set. */
 int write_all(int fd, const void *data, size_t len);
-/* Writes data to path atomically (temp file + rename). */
+/*
+ * Writes data to path. A regular file or an absent one is replaced
+ * atomically (a new temporary file beside it, then rename). What is not
+ * tuner's to replace is not: "-" (and /dev/stdout, /dev/stderr,
+ * /dev/fd/N) is the process's own stream, written through; a FIFO or a
+ * character device (/dev/null, /dev/full, a terminal, /dev/stdout) is
+ * written through, its errors returned (a FIFO nobody reads is an
+ * error, not a wait); a symbolic link to anything else, a directory, a
+ * block device or a socket is refused. 0, or -1 with a message naming
+ * path.
+ */
 int write_file_atomic(const char *path, const void *data, size_t len);
 /*
  * Whether a command that failed did so for want of space, not for its

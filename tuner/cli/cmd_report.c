@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "cmd_targets.h"
@@ -35,7 +36,10 @@ const char report_usage[] =
 	"                      study's first measured one)\n"
 	"  -o, --output FILE   where the page goes (default: DIR/report.html of the\n"
 	"                      study; with several, report-targets.html in the\n"
-	"                      first study's DIR)\n"
+	"                      first study's DIR); - is standard output. A\n"
+	"                      regular file is replaced atomically, a FIFO or a\n"
+	"                      character device written through; anything else\n"
+	"                      (a symbolic link to a file, a directory) refused\n"
 	"  -h, --help          this text\n\n"
 	"Exit status: 0 written, 1 error, 2 bad study file or option, or no\n"
 	"results (run the study first) or results not tuner's.\n";
@@ -85,7 +89,8 @@ int cmd_report(int argc, char **argv)
 		ret = cmd_error();
 		goto out;
 	}
-	printf("%s\n", path);
+	if (strcmp(path, "-"))
+		printf("%s\n", path);
 	ret = EXIT_OK;
 out:
 	free(path);

@@ -6,6 +6,7 @@
 #include "tuner/util.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,12 +146,109 @@ int out_of_space(const char *log, const char *dir)
 	return 0;
 }
 
+static atomic_uint tmp_seq;
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "directory" : S_ISFIFO(m) ? "FIFO" :
+	       S_ISCHR(m) ? "character device" : S_ISBLK(m) ? "block device" :
+	       S_ISSOCK(m) ? "socket" : S_ISLNK(m) ? "symbolic link" : "special file";
+}
+
+/* Writes data through fd, which tuner did not create (stdout, a FIFO, a
+ * terminal, /dev/null): nothing is replaced. */
+static int write_through(int fd, const char *path, const void *data, size_t len)
+{
+	if (write_all(fd, data, len) < 0)
+		return tn_error_errno("cannot write '%s'", path);
+	return 0;
+}
+
+/* Opens the FIFO or character device at path for writing, without
+ * waiting for a reader and without making it a controlling terminal. */
+static int write_special(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	int ret, flags;
+
+	if (fd < 0)
+		return tn_error_errno(errno == ENXIO ? "cannot write '%s' (a FIFO that "
+				      "nobody reads)" : "cannot open '%s'", path);
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	ret = write_through(fd, path, data, len);
+	if (close(fd) < 0 && !ret)
+		ret = tn_error_errno("cannot write '%s'", path);
+	return ret;
+}
+
+/* The descriptor that path names as a stream of this process ("-",
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
+static int stream_fd(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	long n;
+	char *end;
+
+	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
+		return STDOUT_FILENO;
+	if (!strcmp(path, "/dev/stderr"))
+		return STDERR_FILENO;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		size_t k = strlen(dirs[i]);
+
+		if (strncmp(path, dirs[i], k) || path[k] < '0' || path[k] > '9')
+			continue;
+		errno = 0;
+		n = strtol(path + k, &end, 10);
+		if (!*end && !errno && n <= 1024 && fcntl((int)n, F_GETFD) >= 0)
+			return (int)n;
+	}
+	return -1;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	int ret = -1;
+	struct stat st, target;
+	char *tmp;
+	int fd, ret = -1;
 
+	/* Standard output and its kin are written where they lead, as a
+	 * shell's redirection would be: never replaced by a file. */
+	fd = stream_fd(path);
+	if (fd >= 0)
+		return write_through(fd, strcmp(path, "-") ? path : "standard output",
+				     data, len);
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A link is followed only to a FIFO or a character device
+		 * (/dev/stdout is a link to /proc/self/fd/1): a link to a
+		 * file or a directory is never replaced nor written through,
+		 * for it may lead anywhere. */
+		if (S_ISLNK(st.st_mode)) {
+			if (stat(path, &target) < 0 ||
+			    !(S_ISFIFO(target.st_mode) || S_ISCHR(target.st_mode)))
+				return tn_error("'%s' is a symbolic link: tuner writes a "
+						"file by name only where it is a regular "
+						"file or absent (remove the link, or name "
+						"its target)", path);
+			return write_special(path, data, len);
+		}
+		if (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))
+			return write_special(path, data, len);
+		return tn_error("'%s' is a %s, not a regular file: tuner does not "
+				"replace it", path, file_kind(st.st_mode));
+	}
+	/* The temporary file is new (O_EXCL, O_NOFOLLOW), so nothing
+	 * planted under its name is followed; the umask applies. */
+	for (int n = 0; ; n++) {
+		tmp = xasprintf("%s.tmp.%ld.%u", path, (long)getpid(),
+				(unsigned)atomic_fetch_add(&tmp_seq, 1));
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST || n == 100)
+			break;
+		free(tmp);
+	}
 	if (fd < 0) {
 		tn_error_errno("cannot create '%s'", tmp);
 		goto out;

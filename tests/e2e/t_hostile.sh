@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What tuner writes for others to read cannot be turned against them,
+# and paths stay inside (issue 39):
+#  1. a file written by name (tuner report -o, results) is replaced only
+#     where it is a regular file or absent: "-" and /dev/stdout are
+#     standard output, a FIFO or a character device is written through
+#     (a FIFO nobody reads is an error), a symbolic link to a file or a
+#     directory is refused and left as it was
+. "$ROOT/tests/e2e/lib.sh"
+
+# try OUT CMD...: runs CMD with its output in OUT, its status in rc.
+try() {
+	local out=$1
+	shift
+	set +e
+	"$@" >"$out" 2>&1
+	rc=$?
+	set -e
+}
+
+repo=$TMPDIR/repo
+make_repo "$repo"
+cat >"$repo/study.yaml" <<'EOF2'
+study: hostile
+source: {path: prog}
+space:
+  level: ["-DLEVEL=1", "-DLEVEL=2"]
+build:
+  command: 'echo "$TUNER_FLAGS" | sed "s/.*=//" > "$TUNER_OUT/art"'
+  artifact: art
+measure:
+  command: 'echo "value $(( $(cat "$TUNER_ARTIFACT") * 10 ))"'
+  same_code: separate
+objectives:
+  - {name: speed, goal: max}
+EOF2
+git -C "$repo" add -A && git -C "$repo" commit -q -m study
+res=$TMPDIR/res
+"$TUNER" run -q --results "$res" "$repo/study.yaml" >/dev/null
+report() { "$TUNER" report --results "$res" "$repo/study.yaml" "$@"; }
+
+# --- 1. Writing over what is not tuner's.
+cd "$TMPDIR"
+# "-" is standard output; no file named "-" appears, no path is printed.
+report -o - >"$TMPDIR/stdout.html"
+grep -q '</html>' "$TMPDIR/stdout.html" || fail "-o -: no page on stdout"
+[ ! -e "$TMPDIR/-" ] || fail "-o -: wrote a file named -"
+[ "$(tail -c 8 "$TMPDIR/stdout.html")" != "$TMPDIR/-" ] || fail "-o -: printed a path"
+# /dev/stdout is where stdout leads, here a file: written, not replaced.
+report -o /dev/stdout >"$TMPDIR/devstdout.html"
+grep -q '</html>' "$TMPDIR/devstdout.html" || fail "-o /dev/stdout: no page"
+# A symbolic link to /dev/null: written through, the link stays a link.
+ln -s /dev/null "$TMPDIR/null"
+try "$TMPDIR/null.out" report -o "$TMPDIR/null"
+[ "$rc" -eq 0 ] || { cat "$TMPDIR/null.out"; fail "-o link to /dev/null: exit $rc"; }
+[ -L "$TMPDIR/null" ] && [ -c "$TMPDIR/null" ] || fail "-o link to /dev/null: the link was replaced"
+# /dev/full (through a link, for a test must not risk the real node):
+# the error is said, exit non-zero, the node is still a device.
+ln -s /dev/full "$TMPDIR/full"
+try "$TMPDIR/full.out" report -o "$TMPDIR/full"
+[ "$rc" -ne 0 ] || fail "-o /dev/full: exit 0"
+grep -q "No space left" "$TMPDIR/full.out" || { cat "$TMPDIR/full.out"; fail "-o /dev/full: no ENOSPC message"; }
+[ -L "$TMPDIR/full" ] && [ -c "$TMPDIR/full" ] || fail "-o /dev/full: the link was replaced"
+ls "$TMPDIR" | grep -q 'full\.tmp' && fail "-o /dev/full: a temporary file left"
+# A FIFO with a reader gets the page and stays a FIFO.
+mkfifo "$TMPDIR/fifo"
+timeout 20 cat "$TMPDIR/fifo" >"$TMPDIR/fifo.got" &
+reader=$!
+report -o "$TMPDIR/fifo" >/dev/null
+wait "$reader" || true
+grep -q '</html>' "$TMPDIR/fifo.got" || fail "-o FIFO: the reader got no page"
+[ -p "$TMPDIR/fifo" ] || fail "-o FIFO: the FIFO was replaced"
+# A FIFO nobody reads: an error at once, not a wait; still a FIFO.
+mkfifo "$TMPDIR/deaf"
+try "$TMPDIR/deaf.out" timeout 20 "$TUNER" report --results "$res" "$repo/study.yaml" -o "$TMPDIR/deaf"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "-o FIFO nobody reads: exit $rc"
+grep -q "nobody reads" "$TMPDIR/deaf.out" || { cat "$TMPDIR/deaf.out"; fail "-o deaf FIFO: no message"; }
+[ -p "$TMPDIR/deaf" ] || fail "-o deaf FIFO: replaced"
+# A symbolic link to a file is refused; the file and the link unchanged.
+echo precious >"$TMPDIR/victim"
+ln -s "$TMPDIR/victim" "$TMPDIR/link.html"
+try "$TMPDIR/link.out" report -o "$TMPDIR/link.html"
+[ "$rc" -ne 0 ] || fail "-o symlink to a file: exit 0"
+grep -q "symbolic link" "$TMPDIR/link.out" || { cat "$TMPDIR/link.out"; fail "-o symlink: no message"; }
+[ -L "$TMPDIR/link.html" ] && [ "$(cat "$TMPDIR/victim")" = precious ] || fail "-o symlink: changed"
+# A directory is refused, and so is the results' own results.csv made a
+# link: the run says so and exits non-zero, the target untouched.
+mkdir "$TMPDIR/dir.html"
+try "$TMPDIR/dir.out" report -o "$TMPDIR/dir.html"
+[ "$rc" -ne 0 ] && [ -d "$TMPDIR/dir.html" ] || fail "-o directory: exit $rc"
+rm "$res/results.csv"
+ln -s "$TMPDIR/victim" "$res/results.csv"
+try "$TMPDIR/csv.out" "$TUNER" run -q --results "$res" "$repo/study.yaml"
+[ "$rc" -ne 0 ] || fail "results.csv a symlink: exit 0"
+[ "$(cat "$TMPDIR/victim")" = precious ] || fail "results.csv a symlink: wrote through it"
+grep -q "results.csv' is a symbolic link" "$TMPDIR/csv.out" || { cat "$TMPDIR/csv.out"; fail "results.csv symlink: no message"; }
+rm "$res/results.csv"
+echo "t_hostile: ok"
