@@ -143,6 +143,13 @@ double rng_double(struct rng *r);
 
 /* mkdir -p; 0 or -1 with message. */
 int mkdir_p(const char *path);
+/*
+ * Whether path, all its links followed, names something inside the
+ * directory dir (itself resolved): 1 inside, 0 outside (*where, if not
+ * NULL, set to where it leads: caller frees with free()), -1 with errno
+ * set when either cannot be resolved (a missing path: ENOENT).
+ */
+int path_within(const char *dir, const char *path, char **where);
 /* Whole file, NUL-terminated; *out caller frees with free(). Only a
  * regular file (or a link to one) is read: a FIFO, a device such as
  * /dev/zero or a directory is refused at once, and so is a file larger

@@ -6,6 +6,10 @@
 #     standard output, a FIFO or a character device is written through
 #     (a FIFO nobody reads is an error), a symbolic link to a file or a
 #     directory is refused and left as it was
+#  2. build.artifact stays inside $TUNER_OUT: a ".." part is refused
+#     by the loader (file:line:col), an artifact that is a link out of
+#     the build directory (or under a linked directory) is not the
+#     build's: no-artifact, said in its log; a link inside is followed
 . "$ROOT/tests/e2e/lib.sh"
 
 # try OUT CMD...: runs CMD with its output in OUT, its status in rc.
@@ -95,4 +99,39 @@ try "$TMPDIR/csv.out" "$TUNER" run -q --results "$res" "$repo/study.yaml"
 [ "$(cat "$TMPDIR/victim")" = precious ] || fail "results.csv a symlink: wrote through it"
 grep -q "results.csv' is a symbolic link" "$TMPDIR/csv.out" || { cat "$TMPDIR/csv.out"; fail "results.csv symlink: no message"; }
 rm "$res/results.csv"
+
+# --- 2. Paths that leave the build directory.
+for a in ../../../../etc/passwd ../x sub/../../x; do
+	sed "s#^  artifact: art#  artifact: $a#" "$repo/study.yaml" >"$repo/dotdot.yaml"
+	try "$TMPDIR/dotdot.out" "$TUNER" check "$repo/dotdot.yaml"
+	[ "$rc" -eq 2 ] || { cat "$TMPDIR/dotdot.out"; fail "artifact $a: check exit $rc"; }
+	grep -q "dotdot.yaml:[0-9]*:[0-9]*: .*must stay inside" "$TMPDIR/dotdot.out" ||
+		{ cat "$TMPDIR/dotdot.out"; fail "artifact $a: no file:line:col message"; }
+	try "$TMPDIR/dotdot.out" "$TUNER" run -q --results "$TMPDIR/res-dotdot" "$repo/dotdot.yaml"
+	[ "$rc" -eq 2 ] || fail "artifact $a: run exit $rc"
+done
+# A name with dots that is not ".." is a name.
+sed "s#^  artifact: art#  artifact: a...b/..c#" "$repo/study.yaml" >"$repo/dots.yaml"
+"$TUNER" check "$repo/dots.yaml" >/dev/null || fail "artifact a...b/..c refused"
+# Links: LEVEL=1 makes art a link to /etc/passwd, LEVEL=2 a link to a
+# file inside; with artifact sub/passwd, sub a link to /etc.
+links() {
+	sed -e "s#^  artifact: art#  artifact: $1#" \
+	    -e "s#^  command: 'echo \"\$TUNER_FLAGS\".*#  command: '$2'#" "$repo/study.yaml" >"$repo/links.yaml"
+	grep -qF -- "$2" "$repo/links.yaml" || fail "links: sed"
+	rm -rf "$TMPDIR/res-links"
+	try "$TMPDIR/links.out" "$TUNER" run -j 1 --results "$TMPDIR/res-links" "$repo/links.yaml"
+}
+links art 'case $TUNER_FLAGS in *1) ln -s /etc/passwd "$TUNER_OUT/art";; *) echo 2 >"$TUNER_OUT/real"; ln -s real "$TUNER_OUT/art";; esac'
+[ "$rc" -eq 3 ] || { cat "$TMPDIR/links.out"; fail "artifact link out: exit $rc, not 3"; }
+grep -rq "artifact .*/art leads out of the build directory (to /etc/passwd)" "$TMPDIR/res-links" ||
+	{ cat "$TMPDIR/links.out"; fail "artifact link out: not said in the build's log"; }
+grep -q "^[0-9a-f]*,-DLEVEL=2,.*,ok," "$TMPDIR/res-links/results.csv" ||
+	{ cat "$TMPDIR/res-links/results.csv"; fail "artifact link inside: not measured"; }
+grep -q "DLEVEL=1,.*no-artifact" "$TMPDIR/res-links/results.csv" ||
+	{ cat "$TMPDIR/res-links/results.csv"; fail "artifact link out: not no-artifact"; }
+links sub/passwd 'ln -s /etc "$TUNER_OUT/sub"'
+[ "$rc" -eq 3 ] || { cat "$TMPDIR/links.out"; fail "artifact under a linked directory: exit $rc"; }
+grep -rq "leads out of the build directory (to /etc/passwd)" "$TMPDIR/res-links" ||
+	fail "artifact under a linked directory: not said"
 echo "t_hostile: ok"

@@ -297,6 +297,26 @@ static void build_env(struct cmd_env *e, const struct build_request *req, const 
 }
 
 /*
+ * Whether the build left its artifact inside its directory dir: 1 yes,
+ * 0 no (missing, or a link out of dir: said in log).
+ */
+static int artifact_inside(const char *dir, const char *artifact, const char *log)
+{
+	char *where, *msg;
+	int in = path_within(dir, artifact, &where);
+
+	if (in > 0)
+		return 1;
+	msg = in < 0 ? xasprintf("== tuner: artifact %s is missing\n", artifact) :
+	      xasprintf("== tuner: artifact %s leads out of the build directory "
+			"(to %s): refused, for it is not this build's\n", artifact, where);
+	log_append(log, "%s", msg);
+	free(msg);
+	free(where);
+	return 0;
+}
+
+/*
  * PGO: the profile in profile_dir, the one an earlier build trained
  * (train.share) or an instrumented build's (in DIR/pgo-generate) after
  * training; out->profile its hash (on_trained told). Leaves e set for the
@@ -309,7 +329,6 @@ static int pgo_profile(enum build_status *st, struct build_record *out,
 	const struct study *s = req->study;
 	char *gen_dir = xasprintf("%s/pgo-generate", req->dir);
 	char *gen_artifact = xasprintf("%s/%s", gen_dir, s->artifact);
-	struct stat sb;
 	int ret = -1;
 
 	e->profile_dir = profile_dir;
@@ -325,7 +344,7 @@ static int pgo_profile(enum build_status *st, struct build_record *out,
 		    log, BUILD_FAILED);
 	if (ret < 0 || *st != BUILD_OK)
 		goto out;
-	if (stat(gen_artifact, &sb) < 0) {
+	if (!artifact_inside(gen_dir, gen_artifact, log)) {
 		*st = BUILD_NO_ARTIFACT;
 		goto out;
 	}
@@ -361,11 +380,9 @@ static int examine(enum build_status *st, struct build_record *out,
 		   const char *log)
 {
 	const struct study *s = req->study;
-	struct stat sb;
 	int ret;
 
-	if (stat(artifact, &sb) < 0) {
-		log_append(log, "== tuner: artifact %s is missing\n", artifact);
+	if (!artifact_inside(req->dir, artifact, log)) {
 		*st = BUILD_NO_ARTIFACT;
 		return 0;
 	}

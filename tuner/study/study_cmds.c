@@ -208,6 +208,16 @@ static int parse_either(int *out, struct loader *ld, const struct ynode *v, cons
 	return -1;
 }
 
+/* Whether the relative path p has a ".." part (it would leave the
+ * directory it is relative to). */
+static int has_dotdot(const char *p)
+{
+	for (const char *q = p; (q = strstr(q, "..")); q += 2)
+		if ((q == p || q[-1] == '/') && (q[2] == '\0' || q[2] == '/'))
+			return 1;
+	return 0;
+}
+
 /* build.slurm (slurm.h): the jobs' options. */
 static int parse_slurm(struct loader *ld, const struct ynode *n)
 {
@@ -286,6 +296,9 @@ int study_parse_build(struct loader *ld, const struct ynode *key, const struct y
 		return study_err(ld, v, "missing build artifact");
 	if (s->artifact[0] == '/')
 		return study_err(ld, v, "'build.artifact' must be relative to $TUNER_OUT");
+	if (has_dotdot(s->artifact))
+		return study_err(ld, v, "'build.artifact' must stay inside $TUNER_OUT: "
+				 "'%s' has a '..' part", s->artifact);
 	v = study_ynode_get(n, "applied");
 	if (v && parse_applied(ld, v) < 0)
 		return -1;

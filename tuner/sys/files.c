@@ -146,6 +146,27 @@ int out_of_space(const char *log, const char *dir)
 	return 0;
 }
 
+int path_within(const char *dir, const char *path, char **where)
+{
+	char *d = realpath(dir, NULL), *p = d ? realpath(path, NULL) : NULL;
+	int ret = -1;
+
+	if (where)
+		*where = NULL;
+	if (p) {
+		size_t n = strlen(d);
+
+		ret = !strncmp(p, d, n) && (p[n] == '/' || (n == 1 && d[0] == '/'));
+		if (!ret && where) {
+			*where = p;
+			p = NULL;
+		}
+	}
+	free(d);
+	free(p);
+	return ret;
+}
+
 static atomic_uint tmp_seq;
 
 static const char *file_kind(mode_t m)
