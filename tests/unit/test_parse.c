@@ -354,6 +354,28 @@ static void test_parse__number_not_tokens(void **state)
 	assert_parses("number", "9 then 3e5x", 9);
 }
 
+/* Colour codes are not text: their digits are never the number, and a
+ * coloured number is the number (issue 39). */
+static void test_parse__number_escapes(void **state)
+{
+	(void)state;
+	assert_parses("number", "time: 300\033[1;31m", 300);
+	assert_parses("number", "\033[32m123.4\033[0m", 123.4);
+	assert_parses("number", "\033[1;32mrate\033[0m: \033[1m941.5\033[0m Mbit/s\n", 941.5);
+	assert_parses("number", "7 \033[38;5;196m", 7);
+	assert_parses("number", "\x9b" "1;31m" "42" "\x9b" "0m", 42);
+	/* OSC (a title, a hyperlink) ended by BEL or ST; a charset switch. */
+	assert_parses("number", "\033]0;job 99\a" "5\n", 5);
+	assert_parses("number", "\033]8;;http://x/7\033\\" "8" "\033]8;;\033\\", 8);
+	assert_parses("number", "\033(B" "12" "\033(0", 12);
+	/* A sequence cut off at the end hides nothing after it. */
+	assert_parses("number", "9 \033[12;3", 9);
+	assert_fails("number", "\033[1;31m\033[0m", "no number in output");
+	assert_fails("number", "\033", "no number in output");
+	assert_fails("number", "\033[", "no number in output");
+	assert_fails("number", "\033]0;12", "no number in output");
+}
+
 static void test_parse__not_nul_terminated(void **state)
 {
 	const char text[] = "12 34 {\"a\": 5}";
@@ -430,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_parse__json_bad_paths),
 		cmocka_unit_test(test_parse__number),
 		cmocka_unit_test(test_parse__number_not_tokens),
+		cmocka_unit_test(test_parse__number_escapes),
 		cmocka_unit_test(test_parse__not_nul_terminated),
 		cmocka_unit_test(test_parse__cachegrind_model),
 	};

@@ -85,14 +85,67 @@ static size_t nonfinite_len(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * Length of the terminal escape sequence at s[0..n) (s[0] is ESC or the
+ * 8-bit CSI): colour and cursor codes that a command writes for a
+ * terminal (ECMA-48: CSI ESC [ params intermediates final, OSC ESC ] ...
+ * BEL or ST, and two-byte ESC X). An unterminated one runs to the end.
+ */
+static size_t escape_len(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	if (s[0] == 0x9b || (n > 1 && s[1] == '[')) {
+		i = s[0] == 0x9b ? 1 : 2;
+		while (i < n && s[i] >= 0x20 && s[i] <= 0x3f)
+			i++;
+		return i < n && s[i] >= 0x40 && s[i] <= 0x7e ? i + 1 : i;
+	}
+	if (n > 1 && s[1] == ']') {
+		for (i = 2; i < n; i++)
+			if (s[i] == 0x07 || s[i] == 0x9c)
+				return i + 1;
+			else if (s[i] == 0x1b && i + 1 < n && s[i + 1] == '\\')
+				return i + 2;
+		return n;
+	}
+	for (i = 1; i < n && s[i] >= 0x20 && s[i] <= 0x2f; i++)
+		;
+	return i < n && s[i] >= 0x30 && s[i] <= 0x7e ? i + 1 : i;
+}
+
+/* text[0..len) with every escape sequence a space (a delimiter), so the
+ * digits of "\033[1;31m" are never a number and "\033[32m12\033[0m" is
+ * 12. Caller frees with free(); *out_len its length. */
+static char *strip_escapes(const char *text, size_t len, size_t *out_len)
+{
+	const unsigned char *t = (const unsigned char *)text;
+	char *out = xmalloc(len + 1);
+	size_t o = 0;
+
+	for (size_t i = 0; i < len;) {
+		if (t[i] == 0x1b || t[i] == 0x9b) {
+			i += escape_len(t + i, len - i);
+			out[o++] = ' ';
+		} else {
+			out[o++] = text[i++];
+		}
+	}
+	out[o] = '\0';
+	*out_len = o;
+	return out;
+}
+
 /* The last standalone number; when that is out of range ("1e400") or a
  * word for a number that is not finite ("inf", "NaN"), an error that
- * says so: never an earlier number in its place. */
-static int parse_number(double *out, const char *text, size_t len)
+ * says so: never an earlier number in its place. Terminal escape
+ * sequences are not text (strip_escapes). */
+static int parse_number(double *out, const char *raw, size_t raw_len)
 {
-	int found = 0;
-	size_t i = 0;
+	int found = 0, ret = 0;
+	size_t i = 0, len;
 	size_t bad_at = 0, bad_len = 0;
+	char *text = strip_escapes(raw, raw_len, &len);
 
 	while (i < len) {
 		size_t k;
@@ -125,11 +178,12 @@ static int parse_number(double *out, const char *text, size_t len)
 		i += k ? k : 1;
 	}
 	if (bad_len)
-		return tn_error("the last number in the output, '%.*s', is out of range (not a "
-				"finite number)", (int)(bad_len > 64 ? 64 : bad_len), text + bad_at);
-	if (!found)
-		return tn_error("no number in output");
-	return 0;
+		ret = tn_error("the last number in the output, '%.*s', is out of range (not a "
+			       "finite number)", (int)(bad_len > 64 ? 64 : bad_len), text + bad_at);
+	else if (!found)
+		ret = tn_error("no number in output");
+	free(text);
+	return ret;
 }
 
 /*
