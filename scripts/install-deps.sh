@@ -9,12 +9,13 @@
 # compiles natbench's harness once per study (TUNER_CACHE).
 # clang and its runtime build the libFuzzer targets (tests/fuzz).
 # chromium (headless) renders report.html in tests/e2e/t_report.sh: a
-# screenshot and the DOM's points; DejaVu is the page's font.
+# screenshot and the DOM's points; DejaVu is the page's font. cmark-gfm
+# renders the Markdown outputs as GitHub would (tests/e2e/t_hostile.sh).
 set -eu
 
 PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
-ccache clang libclang-rt-14-dev chromium fonts-dejavu-core python3-optuna r-cran-irace"
+ccache clang libclang-rt-14-dev chromium fonts-dejavu-core python3-optuna r-cran-irace cmark-gfm"
 
 missing=""
 for p in $PKGS; do

@@ -4,12 +4,17 @@
 #  1. a file written by name (tuner report -o, results) is replaced only
 #     where it is a regular file or absent: "-" and /dev/stdout are
 #     standard output, a FIFO or a character device is written through
-#     (a FIFO nobody reads is an error), a symbolic link to a file or a
+#     (one nobody reads within 5 s is an error), a symbolic link to a file or a
 #     directory is refused and left as it was
 #  2. build.artifact stays inside $TUNER_OUT: a ".." part is refused
 #     by the loader (file:line:col), an artifact that is a link out of
 #     the build directory (or under a linked directory) is not the
 #     build's: no-artifact, said in its log; a link inside is followed
+#  3. Markdown and CSV carry no markup or formula from their inputs:
+#     objective names and units, flags and dimension values with
+#     backticks, <img onerror>, <script> and links, rendered by cmark-gfm
+#     (GitHub's Markdown, raw HTML let through) give no element of their
+#     own; results.csv defuses cells a spreadsheet would run
 . "$ROOT/tests/e2e/lib.sh"
 
 # try OUT CMD...: runs CMD with its output in OUT, its status in rc.
@@ -78,7 +83,7 @@ grep -q '</html>' "$TMPDIR/fifo.got" || fail "-o FIFO: the reader got no page"
 mkfifo "$TMPDIR/deaf"
 try "$TMPDIR/deaf.out" timeout 20 "$TUNER" report --results "$res" "$repo/study.yaml" -o "$TMPDIR/deaf"
 [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] || fail "-o FIFO nobody reads: exit $rc"
-grep -q "nobody reads" "$TMPDIR/deaf.out" || { cat "$TMPDIR/deaf.out"; fail "-o deaf FIFO: no message"; }
+grep -q "nobody read within" "$TMPDIR/deaf.out" || { cat "$TMPDIR/deaf.out"; fail "-o deaf FIFO: no message"; }
 [ -p "$TMPDIR/deaf" ] || fail "-o deaf FIFO: replaced"
 # A symbolic link to a file is refused; the file and the link unchanged.
 echo precious >"$TMPDIR/victim"
@@ -134,4 +139,64 @@ links sub/passwd 'ln -s /etc "$TUNER_OUT/sub"'
 [ "$rc" -eq 3 ] || { cat "$TMPDIR/links.out"; fail "artifact under a linked directory: exit $rc"; }
 grep -rq "leads out of the build directory (to /etc/passwd)" "$TMPDIR/res-links" ||
 	fail "artifact under a linked directory: not said"
+
+# --- 3. Markdown and CSV that carry nothing from their inputs.
+command -v cmark-gfm >/dev/null || fail "cmark-gfm missing (make deps installs it)"
+cat >"$repo/evil.yaml" <<'EOF2'
+study: evil
+source: {path: prog}
+space:
+  x: ["-DA=1", "-DX=`<img src=x onerror=alert(1)>`"]
+  y: ["-DB=0", "=HYPERLINK(\"http://evil.invalid\")", "@SUM(1)"]
+build:
+  command: 'echo 1 > "$TUNER_OUT/art"; echo "$TUNER_LAYOUT_SEED" > "$TUNER_OUT/seed"'
+  artifact: art
+measure:
+  command: 'echo $(( ${#TUNER_FLAGS} + $(cat "$TUNER_OUT/seed") + TUNER_RUN ))'
+  same_code: separate
+  repeats: 2
+layout: {samples: 2}
+objectives:
+  - {name: "speed<script>alert(1)</script>", unit: "<img src=x onerror=alert(2)> [x](javascript:alert(3))", goal: max}
+EOF2
+render() { cmark-gfm --unsafe -e table -e strikethrough -e autolink "$1"; }
+# no_markup NAME: NAME's Markdown, rendered, has no element from the
+# inputs (cmark-gfm makes <img>, <script>, <a> only from markup that got
+# through) and still shows the text.
+no_markup() {
+	render "$TMPDIR/$1.md" >"$TMPDIR/$1.html"
+	if grep -Eiq '<(img|script|a)[ >]' "$TMPDIR/$1.html"; then
+		cat "$TMPDIR/$1.md"
+		fail "$1 md: markup from the inputs: $(grep -Eio '<(img|script|a)[^>]*>' "$TMPDIR/$1.html" | head -3)"
+	fi
+	grep -q '&lt;img src=x onerror=alert(' "$TMPDIR/$1.html" || fail "$1 md: the text is gone"
+}
+"$TUNER" run -q --all --format md --results "$TMPDIR/evil" "$repo/evil.yaml" >"$TMPDIR/run.md" ||
+	{ cat "$TMPDIR/run.md"; fail "evil run"; }
+no_markup run
+grep -q 'speed&lt;script&gt;alert(1)&lt;/script&gt;' "$TMPDIR/run.html" || fail "run md: the name is gone"
+"$TUNER" effects --format md --results "$TMPDIR/evil" "$repo/evil.yaml" >"$TMPDIR/effects.md" ||
+	fail "evil effects"
+no_markup effects
+"$TUNER" compare -q --format md --repeats 1 --layout 2 --results "$TMPDIR/evil-c" "$repo/evil.yaml" \
+	--a '-DA=1' --b '-DX=`<img src=x onerror=alert(1)>`' >"$TMPDIR/compare.md" || fail "evil compare"
+no_markup compare
+cp -r "$TMPDIR/evil" "$TMPDIR/evil2"
+"$TUNER" diff --all --format md "$repo/evil.yaml" --results "$TMPDIR/evil" --results "$TMPDIR/evil2" \
+	>"$TMPDIR/diff.md" || fail "evil diff"
+no_markup diff
+# results.csv: the y column's =HYPERLINK and @SUM cells defused with a
+# leading ' (and quoted), what spreadsheets read as text; flags that
+# begin with - stay as they are.
+python3 - "$TMPDIR/evil/results.csv" <<'PY' || fail "results.csv: formula cells"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ys = sorted({r["dim:y"] for r in rows})
+assert ys == ["'=HYPERLINK(\"http://evil.invalid\")", "'@SUM(1)", "-DB=0"], ys
+for r in rows:
+    for k, v in r.items():
+        assert not v or v[0] not in "=+@\t\r", (k, v)
+assert any(r["flags"].startswith("-DA=1 ") for r in rows), rows[0]
+print("results.csv: %d rows, y cells %s" % (len(rows), ys))
+PY
 echo "t_hostile: ok"

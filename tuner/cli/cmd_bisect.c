@@ -137,9 +137,13 @@ static int report_culprit(struct bisect_session *ss, size_t i)
 	json_object_set_new(j, "subject", json_string(c->subject));
 	json_object_set_new(j, "parent", *c->parent ? json_string(c->parent) : json_null());
 	bisect_md_flush(&ss->md_steps);
-	if (!json)
+	if (!json) {
+		char *subject = outfmt_text(ss->fmt, c->subject);
+
 		printf("%sfirst bad commit: %s%s%s %s%s\n", md ? "\n**" : "", md ? "`" : "", c->id,
-		       md ? "`" : "", c->subject, md ? "**\n" : "");
+		       md ? "`" : "", subject, md ? "**\n" : "");
+		free(subject);
+	}
 	if (!*c->parent) {
 		if (!json)
 			printf("%sa root commit: no parent to measure it against\n", li);

@@ -87,7 +87,10 @@ void bisect_print_verdict(struct bisect_session *ss, const struct bisect_verdict
 			outfmt_cell(t, "%s", head[i]);
 	}
 	outfmt_cell(t, "%u", step);
-	outfmt_cell(t, "`%.12s`", c->id);
+	char id[13];
+
+	snprintf(id, sizeof(id), "%.12s", c->id);
+	outfmt_code_cell(t, id, NULL);
 	outfmt_cell(t, "%s", c->subject);
 	outfmt_cell(t, "%zu", left);
 	outfmt_cell(t, "%u%s", ss->p.layout, ends);
@@ -130,8 +133,11 @@ void bisect_print_range(struct bisect_session *ss, const char *why, const char *
 			c = &ss->r.commits[cand[k]];
 			skipped = ss->b.mark[cand[k]] == BISECT_SKIP;
 		}
-		printf("%s%s%s %s%s\n", md ? "- `" : "  ", c->id, md ? "`" : "", c->subject,
+		char *subject = outfmt_text(ss->fmt, c->subject);
+
+		printf("%s%s%s %s%s\n", md ? "- `" : "  ", c->id, md ? "`" : "", subject,
 		       skipped ? " (skipped)" : "");
+		free(subject);
 	}
 	if (ss->fmt == OUTFMT_JSON) {
 		json_object_set_new(ss->doc, "no_culprit", json_string(why));
@@ -177,7 +183,7 @@ void bisect_print_head(struct bisect_session *ss, int first_parent, size_t nchan
 	const int md = ss->fmt == OUTFMT_MD;
 	const char *li = md ? "- " : "  ";
 	json_t *d = ss->doc;
-	char *flags;
+	char *flags, *name, *path, *oname;
 
 	if (ss->fmt == OUTFMT_JSON) {
 		json_object_set_new(d, "study", json_string(s->name));
@@ -202,15 +208,21 @@ void bisect_print_head(struct bisect_session *ss, int first_parent, size_t nchan
 		json_object_set_new(d, "no_culprit", json_null());
 		return;
 	}
+	name = outfmt_text(ss->fmt, s->name);
+	path = outfmt_text(ss->fmt, *s->source_path ? s->source_path : "the tree");
+	oname = outfmt_text(ss->fmt, ob->name);
 	printf("%sbisect (study %s): %zu commit%s from good %.12s to bad %.12s%s, %zu changing %s\n%s",
-	       md ? "### tuner " : "", s->name, ss->r.n, ss->r.n == 1 ? "" : "s", ss->r.good.id,
-	       ss->r.bad.id, first_parent ? " (first parents)" : "", nchanged,
-	       *s->source_path ? s->source_path : "the tree", md ? "\n" : "");
-	flags = md && *ss->flags ? xasprintf("`%s`", ss->flags) :
+	       md ? "### tuner " : "", name, ss->r.n, ss->r.n == 1 ? "" : "s", ss->r.good.id,
+	       ss->r.bad.id, first_parent ? " (first parents)" : "", nchanged, path,
+	       md ? "\n" : "");
+	flags = md && *ss->flags ? outfmt_md_code(ss->flags) :
 		xstrdup(*ss->flags ? ss->flags : "(none)");
 	printf("%sobjective %s (%s), flags: %s; %u run%s on each of %u layout seeds per commit, up to %u\n",
-	       li, ob->name, ob->maximize ? "max" : "min", flags, ss->p.repeats,
+	       li, oname, ob->maximize ? "max" : "min", flags, ss->p.repeats,
 	       ss->p.repeats == 1 ? "" : "s", ss->p.layout, ss->max_layout);
+	free(name);
+	free(path);
+	free(oname);
 	printf("%sa difference: p < %.2g; a contradiction: p < %.2g (Bonferroni over %u looks)\n",
 	       li, ss->alpha.differ, ss->alpha.contradict, looks);
 	fflush(stdout);

@@ -50,16 +50,21 @@ void blame_print_head(const struct blame *b, const struct study *s, enum outfmt 
 	char *g = md ? cmd_flags_text(b->good, fmt) : xstrdup(b->good);
 	char *x = md ? cmd_flags_text(b->bad, fmt) : xstrdup(b->bad);
 
+	char *name = outfmt_text(fmt, s->name);
+	char *oname = outfmt_text(fmt, s->objectives[b->p.objective].name);
+
 	printf("%sblame: %s, objective %s, %u runs on each of %u layout seeds per variant\n%s",
-	       md ? "### tuner " : "", s->name, s->objectives[b->p.objective].name, b->p.repeats,
-	       b->p.layout, md ? "\n" : "");
+	       md ? "### tuner " : "", name, oname, b->p.repeats, b->p.layout, md ? "\n" : "");
+	free(name);
+	free(oname);
 	printf("%sgood: %s\n%sbad:%s%s\n%s%zu difference(s):", li, g, li, md ? " " : "  ", x, li,
 	       b->d.nchanges);
 	for (size_t i = 0; i < b->d.nchanges; i++) {
-		char *c = flagdiff_describe(&b->d, i);
+		char *c = flagdiff_describe(&b->d, i), *e = outfmt_text(fmt, c);
 
-		printf(" %s%s", c, i + 1 < b->d.nchanges ? ";" : "\n");
+		printf(" %s%s", e, i + 1 < b->d.nchanges ? ";" : "\n");
 		free(c);
+		free(e);
 	}
 	free(g);
 	free(x);
@@ -68,12 +73,13 @@ void blame_print_head(const struct blame *b, const struct study *s, enum outfmt 
 void blame_print_culprit(const struct blame *b, enum outfmt fmt)
 {
 	const int md = fmt == OUTFMT_MD;
-	char *sub = blame_subset_text(b, b->culprit, b->nculprit);
+	char *raw = blame_subset_text(b, b->culprit, b->nculprit), *sub = outfmt_text(fmt, raw);
 
 	printf("%sculprit: %s%s%s\n%s", md ? "\n**" : "", sub,
 	       b->nculprit == b->d.nchanges ? " (all of the differences)" : "", md ? "**" : "",
 	       md ? "\n" : "");
 	free(sub);
+	free(raw);
 	blame_print_effect(md ? "- " : "  ", "good + culprit vs good", &b->effect);
 	if (b->has_rest)
 		blame_print_effect(md ? "- " : "  ", "bad vs good + culprit (the rest)", &b->rest);
@@ -82,10 +88,13 @@ void blame_print_culprit(const struct blame *b, enum outfmt fmt)
 void blame_print_tail(const struct blame *b, enum outfmt fmt, const char *dir)
 {
 	const char *li = cmd_bullet(fmt);
+	char *d;
 
 	printf("%sspent: %lu measurement runs, %lu builds (new in this invocation; the rest came from the journal)\n",
 	       li, b->p.measures_done, b->p.builds_done);
-	printf("%sresults: %s\n", li, dir);
+	d = outfmt_text(fmt, dir);
+	printf("%sresults: %s\n", li, d);
+	free(d);
 }
 
 /* The steps as a Markdown table. */

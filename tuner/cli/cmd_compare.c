@@ -180,8 +180,12 @@ static int report(const struct study *d, const struct run_result *res,
 		compare_print_md(c, n, d->layout_samples);
 	for (size_t i = 0; i < n && o->fmt == OUTFMT_TABLE; i++)
 		compare_print_text(&c[i], d->layout_samples);
-	if (o->fmt != OUTFMT_JSON)
-		printf("%sresults: %s\n", o->fmt == OUTFMT_MD ? "- " : "", res->results_dir);
+	if (o->fmt != OUTFMT_JSON) {
+		char *dir = outfmt_text(o->fmt, res->results_dir);
+
+		printf("%sresults: %s\n", o->fmt == OUTFMT_MD ? "- " : "", dir);
+		free(dir);
+	}
 	if (compare_fails(o, &c[o->primary])) {
 		fprintf(stderr, "tuner: compare: %s: %s (--fail-on %s)\n", c[o->primary].ob->name,
 			c[o->primary].verdict, compare_fail_on_names[o->fail_on]);

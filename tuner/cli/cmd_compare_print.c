@@ -137,9 +137,12 @@ void compare_print_md(const struct cmp_obj *c, size_t n, unsigned K)
 	for (size_t i = 0; i < n; i++) {
 		if (c[i].exact)
 			continue;
+		char *name = outfmt_md_text(c[i].ob->name);
+
 		format_noise(buf, sizeof(buf), &c[i], K);
-		printf("- %s: %s (%zu against %zu); noise: %s\n", c[i].ob->name, c[i].how,
+		printf("- %s: %s (%zu against %zu); noise: %s\n", name, c[i].how,
 		       c[i].t.na, c[i].t.nb, buf);
+		free(name);
 	}
 }
 
@@ -225,14 +228,17 @@ void compare_print_head(const struct study *d, const struct run_result *res,
 	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
 	const char *li = o->fmt == OUTFMT_MD ? "- " : "  ";
 	char *fa = cmd_flags_text(A->flags, o->fmt), *fb = cmd_flags_text(B->flags, o->fmt);
+	char *name = outfmt_text(o->fmt, d->name);
+	char *ra = o->a_rev ? outfmt_text(o->fmt, o->a_rev) : NULL;
+	char *rb = o->b_rev ? outfmt_text(o->fmt, o->b_rev) : NULL;
 
 	printf("%scompare (study %s): %u measurement%s x %u layout seed%s a side, interleaved\n%s",
-	       o->fmt == OUTFMT_MD ? "### tuner " : "", d->name,
+	       o->fmt == OUTFMT_MD ? "### tuner " : "", name,
 	       d->repeats_min * (unsigned)study_slots(d), numfmt_s(d->repeats_min * study_slots(d)),
 	       d->layout_samples, numfmt_s(d->layout_samples), o->fmt == OUTFMT_MD ? "\n" : "");
 	if (o->a_rev)
-		printf("%sA: %s (%.12s)\n%sB: %s (%.12s)\n%sflags: %s\n", li, o->a_rev, A->commit, li,
-		       o->b_rev, B->commit, li, fa);
+		printf("%sA: %s (%.12s)\n%sB: %s (%.12s)\n%sflags: %s\n", li, ra, A->commit, li,
+		       rb, B->commit, li, fa);
 	else
 		printf("%sA: %s%s\n%sB: %s%s\n", li, fa, A->pgo ? " (PGO on)" : "", li, fb,
 		       B->pgo ? " (PGO on)" : "");
@@ -240,5 +246,8 @@ void compare_print_head(const struct study *d, const struct run_result *res,
 		printf("\n");
 	free(fa);
 	free(fb);
+	free(name);
+	free(ra);
+	free(rb);
 }
 

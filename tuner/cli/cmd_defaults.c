@@ -278,7 +278,6 @@ static const char *objective_name(const struct ctx *x, size_t t)
 static void print_bests(const struct ctx *x, enum outfmt fmt)
 {
 	struct outfmt_table tb;
-	const char *q = fmt == OUTFMT_MD ? "`" : "";
 
 	outfmt_table_init(&tb, 5);
 	outfmt_cell(&tb, "target");
@@ -304,8 +303,7 @@ static void print_bests(const struct ctx *x, enum outfmt fmt)
 		outfmt_cell(&tb, "%s", b->id);
 		outfmt_cell(&tb, "%s (%s)", ob->name, ob->maximize ? "max" : "min");
 		outfmt_cell(&tb, "%s ±%s%s%s", v, se, *ob->unit ? " " : "", ob->unit);
-		outfmt_cell(&tb, "%s%s%s%s", q, *b->flags ? b->flags : "(no flags)", q,
-			    b->pgo ? " + PGO" : "");
+		cmd_flags_cell(&tb, b->flags, b->pgo);
 	}
 	outfmt_table_print(stdout, &tb, fmt);
 	outfmt_table_release(&tb);
@@ -314,7 +312,6 @@ static void print_bests(const struct ctx *x, enum outfmt fmt)
 static void print_regrets(const struct ctx *x, enum outfmt fmt)
 {
 	size_t n = x->ct->n, candidates = 0, shown = 0, limit;
-	const char *q = fmt == OUTFMT_MD ? "`" : "";
 	struct outfmt_table tb;
 
 	for (size_t k = 0; k < x->d.nrows; k++)
@@ -335,8 +332,7 @@ static void print_regrets(const struct ctx *x, enum outfmt fmt)
 		char w[32], m[32];
 
 		outfmt_cell(&tb, "%s%s", r->id, (long)k == x->d.common ? " (default)" : "");
-		outfmt_cell(&tb, "%s%s%s%s", q, *r->flags ? r->flags : "(no flags)", q,
-			    r->pgo ? " + PGO" : "");
+		cmd_flags_cell(&tb, r->flags, r->pgo);
 		for (size_t t = 0; t < n; t++) {
 			const struct defaults_config *b = best_of(x, t);
 			char cell[128];
@@ -361,30 +357,46 @@ static void print_paste(const struct ctx *x, enum outfmt fmt)
 {
 	const struct defaults_row *c = x->d.common >= 0 ? &x->d.rows[x->d.common] : NULL;
 
-	printf("\n%s", fmt == OUTFMT_MD ? "```sh\n" : "");
+	struct strbuf sb = STRBUF_INIT;
+
 	for (size_t t = 0; t < x->ct->n; t++) {
 		const struct defaults_config *b = best_of(x, t);
-		char *line;
+		char *name = cmd_one_line(x->ct->t[t].name), *line;
 
 		if (!b) {
-			printf("# %s: no feasible configuration with a value\n", x->ct->t[t].name);
+			strbuf_addf(&sb, "# %s: no feasible configuration with a value\n", name);
+			free(name);
 			continue;
 		}
+		char *oname = cmd_one_line(objective_name(x, t));
+
 		line = paste_line(b->flags, b->pgo);
-		printf("# %s: its best by %s\n%s\n", x->ct->t[t].name, objective_name(x, t), line);
+		strbuf_addf(&sb, "# %s: its best by %s\n%s\n", name, oname, line);
 		free(line);
+		free(name);
+		free(oname);
 	}
 	if (c) {
 		char *line = paste_line(c->flags, c->pgo);
+		char *name = cmd_one_line(x->ct->t[c->worst_target].name);
 		char w[32];
 
 		format_pct(w, sizeof(w), c->worst);
-		printf("# common default (every target): worst regret %s, on %s\n%s\n", w,
-		       x->ct->t[c->worst_target].name, line);
+		strbuf_addf(&sb, "# common default (every target): worst regret %s, on %s\n%s\n", w,
+			    name, line);
 		free(line);
+		free(name);
 	}
-	if (fmt == OUTFMT_MD)
-		printf("```\n");
+	/* A fence no flag can end (outfmt_md_block). */
+	if (fmt == OUTFMT_MD) {
+		char *block = outfmt_md_block("sh", strbuf_str(&sb));
+
+		printf("\n%s", block);
+		free(block);
+	} else {
+		printf("\n%s", strbuf_str(&sb));
+	}
+	strbuf_release(&sb);
 }
 
 /* Whether target t's values carry a noise estimate: some standard error
@@ -402,7 +414,6 @@ static void print_text(const struct ctx *x, enum outfmt fmt)
 {
 	const struct defaults_row *c = x->d.common >= 0 ? &x->d.rows[x->d.common] : NULL;
 	char *verdict = defaults_verdict(&x->d, x->tg, x->o->within);
-	const char *q = fmt == OUTFMT_MD ? "`" : "";
 	char within[32];
 
 	format_pct(within, sizeof(within), x->o->within);
@@ -418,17 +429,27 @@ static void print_text(const struct ctx *x, enum outfmt fmt)
 		format_pct(lo, sizeof(lo), c->cells[c->worst_target].lo);
 		format_pct(hi, sizeof(hi), c->cells[c->worst_target].hi);
 		format_pct(m, sizeof(m), c->mean);
-		printf("common default: %s %s%s%s%s (worst regret %s [%s, %s] on %s, mean %s)\n%s",
-		       c->id, q, *c->flags ? c->flags : "(no flags)", q, c->pgo ? " + PGO" : "", w,
-		       lo, hi, x->ct->t[c->worst_target].name, m, fmt == OUTFMT_MD ? "\n" : "");
+		char *flags = cmd_flags_text(c->flags, fmt);
+		char *name = outfmt_text(fmt, x->ct->t[c->worst_target].name);
+
+		printf("common default: %s %s%s (worst regret %s [%s, %s] on %s, mean %s)\n%s",
+		       c->id, flags, c->pgo ? " + PGO" : "", w, lo, hi, name, m,
+		       fmt == OUTFMT_MD ? "\n" : "");
+		free(flags);
+		free(name);
 	}
 	printf("verdict: %s (threshold %s, --within)\n", verdict, within);
-	for (size_t t = 0; t < x->ct->n; t++)
-		if (!has_noise(x, t))
-			printf("%snote: %s has no noise estimate (one sample per configuration, one "
-			       "layout seed): its intervals are 0 wide and hold no layout luck; "
-			       "layout.samples >= 2 measures it\n", fmt == OUTFMT_MD ? "\n" : "",
-			       x->ct->t[t].name);
+	for (size_t t = 0; t < x->ct->n; t++) {
+		char *name;
+
+		if (has_noise(x, t))
+			continue;
+		name = outfmt_text(fmt, x->ct->t[t].name);
+		printf("%snote: %s has no noise estimate (one sample per configuration, one "
+		       "layout seed): its intervals are 0 wide and hold no layout luck; "
+		       "layout.samples >= 2 measures it\n", fmt == OUTFMT_MD ? "\n" : "", name);
+		free(name);
+	}
 	free(verdict);
 	print_regrets(x, fmt);
 	print_paste(x, fmt);

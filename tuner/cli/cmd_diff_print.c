@@ -113,10 +113,8 @@ static void verdict_cell(struct outfmt_table *tb, const struct cmd_diff_row *r, 
 
 static void flags_cell(struct outfmt_table *tb, const struct results_config *c, enum outfmt fmt)
 {
-	char *f = cmd_flags_text(c->flags, fmt);
-
-	outfmt_cell(tb, "%s%s", f, c->pgo ? " + PGO" : "");
-	free(f);
+	(void)fmt;
+	cmd_flags_cell(tb, c->flags, c->pgo);
 }
 
 /* The start of a line under a table: a bullet in Markdown, an indent in
@@ -206,10 +204,11 @@ static void print_objective(const struct cmd_diff *x, size_t o, enum outfmt fmt)
 	size_t *order = xcalloc(x->nrows + 1, sizeof(*order)), nshown = 0;
 	struct outfmt_table tb;
 
-	printf("%s%s%s%s%s (%s): B against A, configuration by configuration; 95%% intervals%s\n",
-	       fmt == OUTFMT_MD ? "### " : "", ob->name, *ob->unit ? " [" : "", ob->unit,
-	       *ob->unit ? "]" : "", ob->maximize ? "max" : "min",
-	       x->exact[o] ? " (exact: no noise)" : "");
+	char *label = cmd_objective_label(ob->name, ob->unit, ob->maximize, fmt);
+
+	printf("%s%s: B against A, configuration by configuration; 95%% intervals%s\n",
+	       fmt == OUTFMT_MD ? "### " : "", label, x->exact[o] ? " (exact: no noise)" : "");
+	free(label);
 	if (fmt == OUTFMT_MD)
 		putchar('\n');
 	for (size_t k = 0; k < x->nrows; k++)

@@ -48,7 +48,36 @@ char *cmd_flags_text(const char *flags, enum outfmt fmt)
 {
 	if (!*flags)
 		return xstrdup("(no flags)");
-	return xasprintf(fmt == OUTFMT_MD ? "`%s`" : "%s", flags);
+	return fmt == OUTFMT_MD ? outfmt_md_code(flags) : xstrdup(flags);
+}
+
+char *cmd_one_line(const char *s)
+{
+	char *out = xstrdup(s);
+
+	for (char *p = out; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	return out;
+}
+
+char *cmd_objective_label(const char *name, const char *unit, int maximize, enum outfmt fmt)
+{
+	char *n = outfmt_text(fmt, name), *u = outfmt_text(fmt, unit);
+	char *label = xasprintf("%s%s%s%s (%s)", n, *u ? " [" : "", u, *u ? "]" : "",
+				maximize ? "max" : "min");
+
+	free(n);
+	free(u);
+	return label;
+}
+
+void cmd_flags_cell(struct outfmt_table *tb, const char *flags, int pgo)
+{
+	if (*flags)
+		outfmt_code_cell(tb, flags, pgo ? " + PGO" : NULL);
+	else
+		outfmt_cell(tb, "(no flags)%s", pgo ? " + PGO" : "");
 }
 
 const char *cmd_bullet(enum outfmt fmt)

@@ -36,6 +36,16 @@ json_t *cmd_test_json(const struct stats_test *t, int significant);
 /* Flags for people: "`FLAGS`" in Markdown, FLAGS in text, "(no flags)"
  * for none. Caller frees. */
 char *cmd_flags_text(const char *flags, enum outfmt fmt);
+/* s on one line, its line breaks spaces (a name in a shell comment: a
+ * line break would start a command). Caller frees with free(). */
+char *cmd_one_line(const char *s);
+/* An objective for a heading: "NAME [UNIT] (max)", as text of fmt
+ * (outfmt_text()). Caller frees with free(). */
+char *cmd_objective_label(const char *name, const char *unit, int maximize, enum outfmt fmt);
+/* The same as a table's cell (a code cell: outfmt_code_cell()), with
+ * " + PGO" after the flags when pgo. */
+struct outfmt_table;
+void cmd_flags_cell(struct outfmt_table *tb, const char *flags, int pgo);
 
 /* The prefix of a line that is a note or a fact: "- " in Markdown (a
  * bullet), "" in text. */

@@ -223,9 +223,11 @@ static void print_title(const struct ctx *x, size_t o, enum outfmt fmt)
 	size_t t;
 	const struct results_objective *ob = objective_of(x, o, &t);
 
-	printf("%s%s%s%s%s (%s): effect of each value against its dimension's first, averaged over the other dimensions; 95%% intervals, n pairs\n",
-	       fmt == OUTFMT_MD ? "### " : "", ob->name, *ob->unit ? " [" : "", ob->unit,
-	       *ob->unit ? "]" : "", ob->maximize ? "max" : "min");
+	char *label = cmd_objective_label(ob->name, ob->unit, ob->maximize, fmt);
+
+	printf("%s%s: effect of each value against its dimension's first, averaged over the other dimensions; 95%% intervals, n pairs\n",
+	       fmt == OUTFMT_MD ? "### " : "", label);
+	free(label);
 	if (fmt == OUTFMT_MD)
 		putchar('\n');
 }
@@ -235,7 +237,6 @@ static void print_objective(const struct ctx *x, size_t o, enum outfmt fmt)
 	size_t n = x->ct->n, shown = 0;
 	struct outfmt_table tb;
 	const char *bullet = fmt == OUTFMT_MD ? "- " : "  ";
-	const char *q = fmt == OUTFMT_MD ? "`" : "";
 
 	print_title(x, o, fmt);
 	outfmt_table_init(&tb, 3 + n);
@@ -251,8 +252,14 @@ static void print_objective(const struct ctx *x, size_t o, enum outfmt fmt)
 		row_label(v, sizeof(v), x, r, 0);
 		row_label(ref, sizeof(ref), x, r, 1);
 		outfmt_cell(&tb, "%s", r->dim);
-		outfmt_cell(&tb, "%s%s%s", *r->value ? q : "", v, *r->value ? q : "");
-		outfmt_cell(&tb, "%s%s%s", *r->ref ? q : "", ref, *r->ref ? q : "");
+		if (*r->value)
+			outfmt_code_cell(&tb, v, NULL);
+		else
+			outfmt_cell(&tb, "%s", v);
+		if (*r->ref)
+			outfmt_code_cell(&tb, ref, NULL);
+		else
+			outfmt_cell(&tb, "%s", ref);
 		for (size_t t = 0; t < n; t++) {
 			const struct effect_est *e = est_of(x, o, r, t);
 			char b[96];
@@ -280,8 +287,16 @@ static void print_objective(const struct ctx *x, size_t o, enum outfmt fmt)
 
 			if (!note)
 				continue;
-			printf("%s%s %s%s%s: %s\n", bullet, x->rows[k].dim, q,
-			       row_label(v, sizeof(v), x, &x->rows[k], 0), q, note);
+			const char *label = row_label(v, sizeof(v), x, &x->rows[k], 0);
+			char *dim = outfmt_text(fmt, x->rows[k].dim);
+			char *val = *x->rows[k].value && fmt == OUTFMT_MD ? outfmt_md_code(label) :
+				    outfmt_text(fmt, label);
+			char *what = outfmt_text(fmt, note);
+
+			printf("%s%s %s: %s\n", bullet, dim, val, what);
+			free(dim);
+			free(val);
+			free(what);
 			free(note);
 			shown++;
 		}
@@ -299,7 +314,11 @@ static void print_objective(const struct ctx *x, size_t o, enum outfmt fmt)
 		for (size_t i = 0; i < ef->ninter; i++) {
 			char *s = interaction_text(x, o, t, &ef->inter[i]);
 
-			printf("%s%s: %s\n", bullet, x->names[t], s);
+			char *name = outfmt_text(fmt, x->names[t]), *what = outfmt_text(fmt, s);
+
+			printf("%s%s: %s\n", bullet, name, what);
+			free(name);
+			free(what);
 			free(s);
 			shown++;
 		}

@@ -146,7 +146,10 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 			printf("%smeasured as %s (the same code): its logs\n", md ? "  - " : "    ",
 			       cr->same_code_as);
 		for (size_t k = 0; k < nlogs; k++) {
-			printf("%s%s\n", md ? "  - " : "    ", logs[k]);
+			char *log = outfmt_text(fmt, logs[k]);
+
+			printf("%s%s\n", md ? "  - " : "    ", log);
+			free(log);
 			free(logs[k]);
 		}
 		free(logs);
@@ -161,11 +164,15 @@ static void print_predictions(const struct run_result *res, const char *li)
 		const struct run_prediction *p = &res->predictions[k];
 		const char *builds = p->pgo ? "PGO build" : "build";
 
-		if (p->checked > 0)
+		if (p->checked > 0) {
+			/* cmd_bullet(): "- " only in Markdown. */
+			char *ignored = outfmt_text(*li ? OUTFMT_MD : OUTFMT_TABLE, p->ignored);
+
 			printf("%sequivalent: %lu %s%s not made: gcc ignores %s at -Os and -Oz, as predicted "
 			       "(checked: %s built the same code as %s)\n", li, p->skipped, builds,
-			       p->skipped == 1 ? "" : "s", p->ignored, p->twin, p->lead);
-		else if (p->checked < 0)
+			       p->skipped == 1 ? "" : "s", ignored, p->twin, p->lead);
+			free(ignored);
+		} else if (p->checked < 0)
 			fprintf(stderr, "tuner: note: predicted that gcc ignores %s at -Os and -Oz in %s, "
 				"but %s and %s built different code: each of those was built\n",
 				p->ignored, p->pgo ? "PGO builds" : "builds", p->twin, p->lead);
@@ -215,10 +222,13 @@ static void print_run(const struct study *s, const struct run_result *res, int a
 	const int md = fmt == OUTFMT_MD;
 	const char *li = cmd_bullet(fmt);
 
+	char *name = outfmt_text(fmt, s->name);
+
 	if (md)
-		printf("### tuner run: study %s\n\n- ", s->name);
+		printf("### tuner run: study %s\n\n- ", name);
 	else
-		printf("study %s: ", s->name);
+		printf("study %s: ", name);
+	free(name);
 	printf("%zu configuration%s x %u layout seed%s", res->nconfigs, numfmt_s(res->nconfigs),
 	       s->layout_samples, numfmt_s(s->layout_samples));
 	if (remeasured(s, res))

@@ -143,7 +143,11 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 {
 	int noisy = 0;
 	size_t twins = 0;
+	/* The objectives' names as the format's text (Markdown: escaped). */
+	char **names = xcalloc(s->nobjectives + 1, sizeof(*names));
 
+	for (size_t i = 0; i < s->nobjectives; i++)
+		names[i] = outfmt_text(*bullet ? OUTFMT_MD : OUTFMT_TABLE, s->objectives[i].name);
 	for (size_t c = 0; c < r->nconfigs; c++)
 		twins += r->configs[c].same_code_as[0] != '\0';
 	if (twins)
@@ -159,7 +163,7 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 		noisy |= r->noisy && r->noisy[i];
 		if (r->nconfigs && single_samples(r, i))
 			fprintf(f, "%snote: %s: one sample per configuration, so the front compares the values as exact (no noise estimate; see measure.repeats, layout.samples)\n",
-				bullet, o->name);
+				bullet, names[i]);
 	}
 	if (noisy && s->layout_samples > 1) {
 		fprintf(f, "%snoise: run / layout = measurement and layout-seed standard deviations, relative to the value (%u layout seeds)\n",
@@ -167,7 +171,7 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 		for (size_t i = 0; i < s->nobjectives; i++)
 			if (!s->objectives[i].from_size && spread_unsplit(r, i))
 				fprintf(f, "%snoise: %s: one run per layout seed, so the two cannot be told apart (\"- / -\"); the intervals hold both (measure.repeats: 2 would split them)\n",
-					bullet, s->objectives[i].name);
+					bullet, names[i]);
 	}
 	else if (noisy)
 		fprintf(f, "%snote: one layout seed per configuration: the comparisons see run-to-run noise only, not layout luck (see layout.samples)\n",
@@ -183,12 +187,15 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 				   "branch predictors; cycles per instruction %g, per L1I miss %g, "
 				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g; %g MHz), "
 				   "not measured on hardware\n",
-				bullet, o->name, u->preset, u->insn, u->l1i_miss, u->l1d_miss,
+				bullet, names[i], u->preset, u->insn, u->l1i_miss, u->l1d_miss,
 				u->l2_miss, u->taken, u->mispredict, u->clock_mhz);
 		else
 			fprintf(f, "%snote: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
-				bullet, o->name, s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
+				bullet, names[i], s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
 	}
+	for (size_t i = 0; i < s->nobjectives; i++)
+		free(names[i]);
+	free(names);
 }
 
 /* build.applied: the requested flags that did not reach every compile,
@@ -393,7 +400,7 @@ static size_t table_rows(FILE *f, struct outfmt_table *md, const struct study *s
 		add_also(&st, r, next, order[k]);
 		if (md) {
 			if (*c->flags)
-				outfmt_cell(md, "`%s`", c->flags);
+				outfmt_code_cell(md, c->flags, NULL);
 			else
 				outfmt_cell(md, "(no flags)");
 			outfmt_cell(md, "%s", strbuf_str(&st) + strspn(strbuf_str(&st), " "));

@@ -92,21 +92,31 @@ void report_testbeds(FILE *f, const struct study *s, const struct run_result *r,
 		fputc('\n', f);
 	for (size_t o = 0; o < s->nobjectives && r->block.p; o++) {
 		double p = r->block.p[o];
+		char *name;
 
 		if (s->objectives[o].from_size || isnan(p))
 			continue;
+		name = outfmt_text(fmt, s->objectives[o].name);
 		if (r->block.adjusted[o])
 			fprintf(f, "%s%s: the testbeds differ (p = %.3g): each sample was taken back by "
 				"its testbed's effect before the statistics (a blocking factor)\n",
-				bullet, s->objectives[o].name, p);
+				bullet, name, p);
 		else
 			fprintf(f, "%s%s: no testbed effect found (p = %.3g): samples pooled as measured\n",
-				bullet, s->objectives[o].name, p);
+				bullet, name, p);
+		free(name);
 	}
-	for (size_t k = 0; k < r->ntestbeds; k++)
-		if (r->testbeds[k].quarantined)
-			fprintf(f, "%s%s was quarantined: %s\n", bullet, r->testbeds[k].name,
-				r->testbeds[k].why ? r->testbeds[k].why : "");
+	for (size_t k = 0; k < r->ntestbeds; k++) {
+		char *name, *why;
+
+		if (!r->testbeds[k].quarantined)
+			continue;
+		name = outfmt_text(fmt, r->testbeds[k].name);
+		why = outfmt_text(fmt, r->testbeds[k].why ? r->testbeds[k].why : "");
+		fprintf(f, "%s%s was quarantined: %s\n", bullet, name, why);
+		free(name);
+		free(why);
+	}
 }
 
 json_t *report_testbeds_json(const struct study *s, const struct run_result *r)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 int mkdir_p(const char *path)
@@ -185,16 +186,26 @@ static int write_through(int fd, const char *path, const void *data, size_t len)
 	return 0;
 }
 
-/* Opens the FIFO or character device at path for writing, without
- * waiting for a reader and without making it a controlling terminal. */
+/* How long a FIFO may go without a reader: as a shell's "> FIFO" would
+ * wait, but not for ever. */
+#define FIFO_WAIT_MS 5000
+
+/* Opens the FIFO or character device at path for writing, waiting at
+ * most FIFO_WAIT_MS for a FIFO's reader, never making it a controlling
+ * terminal. */
 static int write_special(const char *path, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	int ret, flags;
+	int fd, ret, flags;
 
+	for (int waited = 0;; waited += 20) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000000L }, NULL);
+	}
 	if (fd < 0)
 		return tn_error_errno(errno == ENXIO ? "cannot write '%s' (a FIFO that "
-				      "nobody reads)" : "cannot open '%s'", path);
+				      "nobody read within 5 s)" : "cannot open '%s'", path);
 	flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
