@@ -59,6 +59,8 @@ void outfmt_table_release(struct outfmt_table *t);
  */
 struct strbuf;
 void outfmt_csv_field(struct strbuf *sb, const char *v);
+/* The same, always quoted (a label column that scripts expect quoted). */
+void outfmt_csv_quoted(struct strbuf *sb, const char *v);
 
 /*
  * The one escaping of each Markdown output. outfmt_md_text: s as

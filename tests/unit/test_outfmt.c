@@ -86,6 +86,18 @@ static void test_outfmt__csv(void **state)
 	assert_csv("", "");
 }
 
+static void test_outfmt__csv_quoted(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	outfmt_csv_quoted(&sb, "res/a run 0");
+	strbuf_addch(&sb, ',');
+	outfmt_csv_quoted(&sb, "=x\"y");
+	assert_string_equal(strbuf_str(&sb), "\"res/a run 0\",\"'=x\"\"y\"");
+	strbuf_release(&sb);
+}
+
 /* The longest run of c in s. */
 static size_t longest_run(const char *s, size_t n, char c)
 {
@@ -161,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_outfmt__md_text),
 		cmocka_unit_test(test_outfmt__md_code),
 		cmocka_unit_test(test_outfmt__csv),
+		cmocka_unit_test(test_outfmt__csv_quoted),
 		cmocka_unit_test(test_outfmt__random),
 	};
 

@@ -12,6 +12,7 @@
 #include "tuner/journal.h"
 #include "tuner/study.h"
 #include "tuner/uarch_score.h"
+#include "tuner/outfmt.h"
 #include "tuner/util.h"
 
 const char uarch_usage[] =
@@ -179,11 +180,15 @@ static void print_row(const struct ua_score *s, const char *label, int csv)
 	double mp = (double)(c->mp_direction + c->mp_btb + c->mp_target + c->mp_return);
 
 	if (csv) {
-		printf("\"%s\",%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
-		       label, s->cycles_per_packet, s->c_insn, s->c_l1i, s->c_l1d, s->c_l2, s->c_taken,
+		struct strbuf sb = STRBUF_INIT;
+
+		outfmt_csv_quoted(&sb, label);
+		printf("%s,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+		       strbuf_str(&sb), s->cycles_per_packet, s->c_insn, s->c_l1i, s->c_l1d, s->c_l2, s->c_taken,
 		       s->c_mispredict, s->mbps, (double)c->insns / p, (double)c->l1i_miss / p,
 		       (double)(c->l1d_read_miss + c->l1d_write_miss) / p,
 		       (double)(c->l2i_miss + c->l2d_miss) / p, (double)c->taken / p, mp / p);
+		strbuf_release(&sb);
 		return;
 	}
 	printf("%s\n", label);

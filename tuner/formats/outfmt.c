@@ -174,11 +174,12 @@ static int flag_shaped(const char *v)
 	return 1;
 }
 
-void outfmt_csv_field(struct strbuf *sb, const char *v)
+/* The CSV field v, quoted if quote or if it must be. */
+static void csv_field(struct strbuf *sb, const char *v, int quote)
 {
 	int formula = (*v && strchr("=+@\t\r", *v)) || (*v == '-' && !flag_shaped(v));
 
-	if (!formula && !strpbrk(v, ",\"\r\n")) {
+	if (!quote && !formula && !strpbrk(v, ",\"\r\n")) {
 		strbuf_addstr(sb, v);
 		return;
 	}
@@ -191,6 +192,16 @@ void outfmt_csv_field(struct strbuf *sb, const char *v)
 		strbuf_addch(sb, *v);
 	}
 	strbuf_addch(sb, '"');
+}
+
+void outfmt_csv_field(struct strbuf *sb, const char *v)
+{
+	csv_field(sb, v, 0);
+}
+
+void outfmt_csv_quoted(struct strbuf *sb, const char *v)
+{
+	csv_field(sb, v, 1);
 }
 
 static int word_char(unsigned char c)
