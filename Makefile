@@ -94,9 +94,10 @@ $(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj pkg-check
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -Ituner/uarch -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
-# Before the first compiler error on a new machine, one line saying what
-# to run. Goals that install the packages first (deps, test, demo, ...)
-# run the check after make deps.
+# DEPS_GOALS install first (deps, deps-kernel or deps-cluster, above);
+# NO_APT_GOALS never touch apt. Every goal is in one of the two
+# (tests/e2e/t_optin_deps.sh). Before the first compiler error on a new
+# machine, one line saying what to run; a DEPS goal checks after make deps.
 DEPS_GOALS := deps deps-kernel deps-cluster test demo test-kernel test-kernel-pgo bench-kernel \
 	test-lab test-cluster fuzz bench
 NO_APT_GOALS := all plugin pkg-check cmocka-check check unit tsan e2e fuzz-build fuzz-replay \
