@@ -8,11 +8,14 @@
 #   make demo       run the bundled default study
 #   make test-kernel opt-in: a real ARM kernel as a NAT router in QEMU, -O2
 #                   vs -Os, 3 iperf3 runs each, tuner compare (not in test)
+#   make test-kernel-pgo opt-in: that kernel, -O2 against -O2 with kernel PGO
 #   make bench-kernel opt-in: the real kernel on the modelled A9
 #                   (bench/kernel/model.sh): determinism over 3 boots, the
 #                   seeds' flag sets on 5 layout seeds, tuner compare
 #   make test-lab   opt-in: a 4-configuration study on two QEMU lab routers
 #                   flashed over ssh, a kernel that panics, a power cut
+#   make test-cluster opt-in, root: builds as jobs of a real Slurm, then the
+#                   kernel through distcc
 #   make bench      every bench/*.sh: the tuner's own overhead per
 #                   evaluation, racing and compare against known truth
 #   make fuzz       each libFuzzer target (tests/fuzz) for FUZZ_TIME seconds
@@ -20,6 +23,21 @@
 #                   input that once crashed them
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make clean
+#
+# Every goal that runs something needing packages installs them first, by
+# depending on one of (each quick, and a no-op when everything is there):
+#   deps          scripts/install-deps.sh: what make test needs (test,
+#                 demo, bench, fuzz)
+#   deps-kernel   deps, then scripts/install-kernel-deps.sh and Debian's
+#                 kernel source as a git repository (prepare-source.sh)
+#                 (test-kernel, test-kernel-pgo, bench-kernel, test-lab)
+#   deps-cluster  deps-kernel, then scripts/install-cluster-deps.sh: slurm,
+#                 munge, distcc (test-cluster: its distcc test builds the
+#                 kernel)
+# The goals in NO_APT_GOALS install nothing: what is missing is reported
+# (the plugin's build fetches qemu-plugin.h the first time, but under make
+# check's TUNER_NO_APT=1).
+# tests/e2e/t_optin_deps.sh holds every goal to one of the two lists.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -65,7 +83,8 @@ PLUGIN_SRC := $(PLUGIN_GLUE) tuner/uarch/uarch_cache.c tuner/uarch/uarch_decode.
 	tuner/uarch/uarch_bpred.c tuner/uarch/uarch_config.c tuner/uarch/uarch_core.c
 PLUGIN_HDR := tuner/uarch/uarch.h tuner/uarch/uarch_priv.h tuner/uarch/qemu_plugin_priv.h
 
-.PHONY: pkg-check cmocka-check test-cluster all deps test check unit tsan e2e demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
+.PHONY: pkg-check cmocka-check test-cluster all deps deps-kernel deps-cluster test check unit tsan e2e \
+	demo bench install clean test-kernel test-kernel-pgo bench-kernel test-lab plugin \
 	fuzz fuzz-build fuzz-replay
 all: $(B)/tuner $(B)/tuner-uarch.so
 
@@ -77,10 +96,14 @@ $(B)/tuner-uarch.so: $(PLUGIN_SRC) $(PLUGIN_HDR) | $(B)/obj pkg-check
 	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -flto -fvisibility=hidden -g -fPIC -shared -Iinclude -Ituner -Ituner/uarch -I"$$inc" \
 		-o $@ $(PLUGIN_SRC) -lpthread
 
-# Before the first compiler error on a new machine, one line saying what
-# to run. Goals that install the packages first (deps, test, demo, ...)
-# run the check after make deps.
-DEPS_GOALS := deps test demo test-kernel test-kernel-pgo bench-kernel test-lab test-cluster fuzz bench
+# DEPS_GOALS install first (deps, deps-kernel or deps-cluster, above);
+# NO_APT_GOALS never touch apt. Every goal is in one of the two
+# (tests/e2e/t_optin_deps.sh). Before the first compiler error on a new
+# machine, one line saying what to run; a DEPS goal checks after make deps.
+DEPS_GOALS := deps deps-kernel deps-cluster test demo test-kernel test-kernel-pgo bench-kernel \
+	test-lab test-cluster fuzz bench
+NO_APT_GOALS := all plugin pkg-check cmocka-check check unit tsan e2e fuzz-build fuzz-replay \
+	install clean
 pkg-check: $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),deps)
 	@command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) || { \
 		echo "tuner: missing libgit2/libyaml/jansson development packages: run 'make deps' (or 'make test' / 'make demo', which install them)" >&2; \
@@ -111,6 +134,17 @@ $(B)/test_%: tests/unit/test_%.c $(B)/libtuner.a | cmocka-check
 deps:
 	@scripts/install-deps.sh
 
+# The kernel targets' packages, armhf userspace and source (the kernel
+# tree at results/qemu-linux-work/linux, or $TUNER_KERNEL_WORK/linux).
+deps-kernel: deps
+	@scripts/install-kernel-deps.sh
+	@targets/qemu-linux/prepare-source.sh >/dev/null
+
+# make test-cluster's: Slurm, munge, distcc, and the kernel's (after
+# deps-kernel, never beside it: one apt at a time under -j).
+deps-cluster: deps-kernel
+	@scripts/install-cluster-deps.sh
+
 # Builds and runs the unit tests of this VARIANT.
 unit: $(UNIT_BIN)
 	@scripts/run-unit.sh $(UNIT_BIN)
@@ -134,27 +168,27 @@ demo: deps all
 	$(B)/tuner run spaces/natbench-a9.yaml
 
 # Opt-in, not part of test: installs the kernel tools, builds two kernels.
-test-kernel: deps all
+test-kernel: deps-kernel all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner
 
 # Opt-in: -O2 against -O2 with kernel PGO (gcov profile of the NAT workload).
-test-kernel-pgo: deps all
+test-kernel-pgo: deps-kernel all
 	@targets/qemu-linux/test-kernel.sh $(B)/tuner pgo
 
 # Opt-in: the kernel router on the modelled core (bench/kernel/model.sh);
 # builds five kernels on five layout seeds the first time (about 1.5 h).
-bench-kernel: deps all
+bench-kernel: deps-kernel all
 	@bench/kernel/model.sh --tuner $(B)/tuner
 
 # Opt-in: real-router testbeds on two lab routers in QEMU (targets/lab-router):
 # builds three kernels the first time.
-test-lab: deps all
+test-lab: deps-kernel all
 	@scripts/test-lab.sh $(B)/tuner
 
 # Opt-in: build.executor: slurm on a real Slurm (controller and node on this
 # machine, started and stopped by the test; installs Debian's slurm and
-# munge). Needs root.
-test-cluster: deps all
+# munge), then the kernel through distccd. Needs root.
+test-cluster: deps-cluster all
 	@scripts/test-cluster.sh $(B)/tuner
 
 # libFuzzer targets: the study loader, the output parsers, the journal
@@ -165,7 +199,8 @@ FUZZ_TIME ?= 60
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h build/fuzz/libtuner.a
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libtuner.a $(LIBS)
 
-fuzz-build:
+# After make deps when the goal installs (make fuzz), as pkg-check.
+fuzz-build: $(if $(filter $(DEPS_GOALS),$(MAKECMDGOALS)),deps)
 	@$(MAKE) --no-print-directory VARIANT=fuzz CC=clang $(FUZZ_TARGETS:%=build/fuzz/%)
 
 # Each target for FUZZ_TIME seconds, from its seeds and the corpus kept

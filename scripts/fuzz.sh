@@ -10,6 +10,7 @@
 # that once crashed a target: kept so the fix stays), and the growing
 # corpus build/fuzz/corpus/TARGET (not committed). A crash leaves its input
 # in build/fuzz/crashes/ and the run fails.
+# make-deps: deps (the studies it names are fuzz inputs, never run)
 set -u
 cd "$(dirname "$0")/.."
 mode=$1

@@ -7,7 +7,9 @@
 # area with `apt-get download` + `dpkg -x` (never installed on the host),
 # and qemu-plugin.h (scripts/qemu-plugin-h.sh) for the QEMU plugins; and
 # the lab router's dropbear (targets/lab-router) into $work/armhf/lab.
-# Called by `make test-kernel`, not by `make test`; safe to run again.
+# Called by `make deps-kernel` (so by make test-kernel, test-kernel-pgo,
+# bench-kernel, test-lab and test-cluster), not by `make test`; safe to run
+# again: with everything there it does nothing.
 #
 #   TUNER_KERNEL_WORK   the work area (default: results/qemu-linux-work)
 set -eu

@@ -39,7 +39,7 @@ case $cmd in
 start)
 	for p in slurmctld slurmd sbatch munged; do
 		command -v "$p" >/dev/null || [ -x "/usr/sbin/$p" ] ||
-			{ echo "slurm-local.sh: $p missing (scripts/install-deps.sh cluster)" >&2; exit 1; }
+			{ echo "slurm-local.sh: $p missing (make deps-cluster)" >&2; exit 1; }
 	done
 	[ "$(id -u)" = 0 ] || { echo "slurm-local.sh: needs root" >&2; exit 1; }
 	mkdir -p "$dir/state" "$dir/spool"

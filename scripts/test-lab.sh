@@ -20,8 +20,10 @@
 #   LAB_GOOD_BUILD     a lab build at -O2, the known-good image (default
 #                      results/lab-router/kernel-O2; built when missing)
 #   TUNER_LAB_CUT      1 (default): cut a router's power mid-measurement
-# Needs root. Exit 0 when every check passed; prints the run's output, the
-# per-testbed breakdown and the wall time.
+# `make test-lab` installs what it needs first (make deps-kernel); run
+# directly, this script installs nothing. Needs root. Exit 0 when every
+# check passed; prints the run's output, the per-testbed breakdown and the
+# wall time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -46,8 +48,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-say "dependencies"
-scripts/install-kernel-deps.sh
+say "kernel source (make deps-kernel installs what this needs)"
 targets/qemu-linux/prepare-source.sh
 
 say "the known-good image (a lab build at -O2): $good_build"

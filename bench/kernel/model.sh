@@ -28,8 +28,9 @@
 # (a rerun resumes from its journal). A new flag set is a full kernel
 # build (6-15 min here); its other layout seeds relink from ccache
 # (about 1 min); a model evaluation about 1 min. Opt-in (`make
-# bench-kernel`): needs scripts/install-kernel-deps.sh (run here) and the
-# kernel source (targets/qemu-linux/prepare-source.sh, run here).
+# bench-kernel`, which installs what it needs first: make deps-kernel,
+# scripts/install-kernel-deps.sh and the kernel source; run directly, this
+# script installs nothing).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tuner=$root/build/release/tuner
@@ -58,8 +59,7 @@ mkdir -p "$res"
 res=$(readlink -f "$res")
 t0=$(date +%s)
 
-echo "== dependencies and kernel source"
-"$root/scripts/install-kernel-deps.sh"
+echo "== kernel source"
 "$root/targets/qemu-linux/prepare-source.sh"
 
 # The study: spaces/qemu-linux-model.yaml with one dimension, the flag

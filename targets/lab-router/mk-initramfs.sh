@@ -24,7 +24,7 @@ variant=${1:-init}
 case $variant in init | noinit) ;; *) echo "mk-initramfs: bad variant $variant" >&2; exit 1 ;; esac
 
 [ -f "$work/armhf/.complete" ] && [ -f "$work/armhf/lab/.complete" ] ||
-	{ echo "mk-initramfs: $work/armhf(/lab) missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
+	{ echo "mk-initramfs: $work/armhf(/lab) missing: run make deps-kernel (scripts/install-kernel-deps.sh)" >&2; exit 1; }
 nat=$here/../qemu-linux/router-nat.sh
 key=$( { cat "$here/lab-init.sh" "$nat" "$here/sysupgrade.sh" "$here/mk-initramfs.sh"
 	ls "$work/armhf/debs" "$work/armhf/lab/debs"; } | sha1sum | cut -c1-12)

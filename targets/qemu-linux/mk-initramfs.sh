@@ -36,7 +36,7 @@ if [ "${1:-}" = --natgen ]; then
 fi
 
 [ -f "$work/armhf/.complete" ] ||
-	{ echo "mk-initramfs: $work/armhf missing: run scripts/install-kernel-deps.sh" >&2; exit 1; }
+	{ echo "mk-initramfs: $work/armhf missing: run make deps-kernel (scripts/install-kernel-deps.sh)" >&2; exit 1; }
 key=$(cat "$here/router-init.sh" "$here/router-nat.sh" "$here/mk-initramfs.sh" "$here/natgen.c" |
 	cat - <(ls "$work/armhf/debs") <("${cross}gcc" --version | head -1) |
 	sha1sum | cut -c1-12)

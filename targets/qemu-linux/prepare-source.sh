@@ -18,7 +18,7 @@ work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
 repo=$work/linux
 tarball=/usr/src/linux-source-6.1.tar.xz
 
-[ -f "$tarball" ] || { echo "prepare-source: $tarball missing (run scripts/install-kernel-deps.sh)" >&2; exit 1; }
+[ -f "$tarball" ] || { echo "prepare-source: $tarball missing (make deps-kernel, or scripts/install-kernel-deps.sh)" >&2; exit 1; }
 version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 tag="debian-linux-source-$version"
 tag=${tag//[:~]/_}

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `make test-kernel`: the qemu-linux target end to end. Installs what is
-# missing, unpacks Debian's kernel source into a local git repository,
-# builds -O2 and -Os (spaces/qemu-linux.yaml) and measures each 3 times,
-# interleaved, with `tuner run`, then asks `tuner compare` for a verdict on
-# the same journal (nothing is built or measured twice), and prints build
-# times, zImage and vmlinux .text sizes, Mbit/s and guest instructions per
-# byte per repeat.
+# `make test-kernel`: the qemu-linux target end to end, after `make
+# deps-kernel` (the packages, the armhf userspace, Debian's kernel source
+# unpacked into a local git repository; run directly, this script
+# installs nothing: run that once). Builds -O2 and -Os
+# (spaces/qemu-linux.yaml) and measures each 3 times, interleaved, with
+# `tuner run`, then asks `tuner compare` for a verdict on the same journal
+# (nothing is built or measured twice), and prints build times, zImage and
+# vmlinux .text sizes, Mbit/s and guest instructions per byte per repeat.
 #
 # With "pgo" (`make test-kernel-pgo`) it compares -O2 with -O2 built with
 # kernel PGO instead: a gcov kernel (TUNER_PGO=generate), trained on the
@@ -34,8 +35,6 @@ pgo) res=${TUNER_KERNEL_RESULTS:-results/test-kernel-pgo} ;;
 esac
 t0=$(date +%s)
 
-echo "== dependencies"
-scripts/install-kernel-deps.sh
 echo "== kernel source"
 targets/qemu-linux/prepare-source.sh
 targets/qemu-linux/mk-initramfs.sh >/dev/null

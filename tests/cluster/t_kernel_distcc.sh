@@ -9,7 +9,7 @@
 # tuner-sizes.txt. A kernel build takes 6-15 minutes here.
 . "$ROOT/tests/e2e/lib.sh"
 
-command -v distccd >/dev/null || fail "distccd missing (scripts/test-cluster.sh installs it)"
+command -v distccd >/dev/null || fail "distccd missing (make deps-cluster installs it)"
 src=$("$ROOT/targets/qemu-linux/prepare-source.sh")
 
 # distccd on loopback, an unused port. It runs as its own user, which

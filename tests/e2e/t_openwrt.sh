@@ -4,6 +4,7 @@
 # unset and refused by a run before anything is created; its lifecycle
 # scripts are the lab router's (make test-lab runs them); its build
 # refuses a tree that is not an OpenWrt buildroot, saying so.
+# make-deps: deps (its run is refused before a lab script runs)
 . "$ROOT/tests/e2e/lib.sh"
 
 git_test_env

@@ -6,6 +6,8 @@
 # model.sh refuse what they cannot do with a
 # clear message, and applied.sh picks the cross compiler's C command lines
 # out of Kbuild's .cmd files.
+# make-deps: deps (it parses the kernel scripts; what it runs of them
+# refuses before it needs the kernel's packages)
 . "$ROOT/tests/e2e/lib.sh"
 
 t=$ROOT/targets/qemu-linux

@@ -7,6 +7,7 @@
 # submitted again; tuner's timeout, Ctrl-C and SIGKILL leave no job running;
 # sbatch refusing is an error, not a failed build; bad keys are refused.
 # The real Slurm: tests/cluster/t_slurm_real.sh (make test-cluster).
+# make-deps: deps (its sbatch, squeue and scancel are the fakes)
 . "$ROOT/tests/e2e/lib.sh"
 
 export FAKE_SLURM_DIR=$TMPDIR/fake-slurm
