@@ -53,9 +53,9 @@ void outfmt_table_release(struct outfmt_table *t);
  * doubled, when it holds a comma, a quote or a line break). A field that
  * a spreadsheet would run as a formula is defused with a leading '
  * (and quoted): one beginning with '=', '+', '@', a tab or a carriage
- * return, or with '-' unless all of it is what flags and numbers are made
- * of (letters, digits, space and _ . , = : / + - %): "-O2 -march=armv7-a"
- * and "-1.5" stay as they are, "-1+HYPERLINK(...)" does not.
+ * return, or with '-' when it calls a function (a name then '(') or holds
+ * a '|' (DDE): "-O2 -march=armv7-a", "-1.5" and "-DX='$(cmd)'" stay as
+ * they are, "-1+HYPERLINK(...)" does not.
  */
 struct strbuf;
 void outfmt_csv_field(struct strbuf *sb, const char *v);

@@ -165,19 +165,23 @@ void outfmt_table_release(struct outfmt_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Whether a CSV field that begins with '-' is only a flag or a number. */
-static int flag_shaped(const char *v)
+/* Whether a CSV field that begins with '-' could do something as a
+ * formula: call a function ("-1+HYPERLINK(...)": a name then '(') or
+ * reach another program (DDE: '|'). Flags and numbers, quotes, '$(' and
+ * all, only make a spreadsheet print an error. */
+static int formula_shaped(const char *v)
 {
-	for (; *v; v++)
-		if (!isalnum((unsigned char)*v) && !strchr(" _.,=:/+-%", *v))
-			return 0;
-	return 1;
+	for (size_t i = 0; v[i]; i++)
+		if (v[i] == '|' || (v[i] == '(' && i &&
+				    (isalnum((unsigned char)v[i - 1]) || strchr("_.", v[i - 1]))))
+			return 1;
+	return 0;
 }
 
 /* The CSV field v, quoted if quote or if it must be. */
 static void csv_field(struct strbuf *sb, const char *v, int quote)
 {
-	int formula = (*v && strchr("=+@\t\r", *v)) || (*v == '-' && !flag_shaped(v));
+	int formula = (*v && strchr("=+@\t\r", *v)) || (*v == '-' && formula_shaped(v));
 
 	if (!quote && !formula && !strpbrk(v, ",\"\r\n")) {
 		strbuf_addstr(sb, v);
