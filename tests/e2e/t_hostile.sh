@@ -15,6 +15,9 @@
 #     backticks, <img onerror>, <script> and links, rendered by cmark-gfm
 #     (GitHub's Markdown, raw HTML let through) give no element of their
 #     own; results.csv defuses cells a spreadsheet would run
+#  8. read-only commands on damaged results: a pareto.json with a
+#     configuration twice is refused (file, field, both places); a value
+#     from 62 to 1e100 is "worse" with its interval, not "[?, ?]"
 . "$ROOT/tests/e2e/lib.sh"
 
 # try OUT CMD...: runs CMD with its output in OUT, its status in rc.
@@ -199,4 +202,36 @@ for r in rows:
 assert any(r["flags"].startswith("-DA=1 ") for r in rows), rows[0]
 print("results.csv: %d rows, y cells %s" % (len(rows), ys))
 PY
+
+# --- 8. Damaged results.
+mkdir -p "$TMPDIR/dup"
+python3 - "$TMPDIR/evil/pareto.json" "$TMPDIR/dup/pareto.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["configs"] = d["configs"] + d["configs"][:2]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+cp "$TMPDIR/evil/journal.jsonl" "$TMPDIR/dup/" 2>/dev/null || true
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["configs"]))' "$TMPDIR/evil/pareto.json")
+try "$TMPDIR/dup.out" "$TUNER" diff "$repo/evil.yaml" --results "$TMPDIR/evil" --results "$TMPDIR/dup"
+[ "$rc" -ne 0 ] || { cat "$TMPDIR/dup.out"; fail "diff of a pareto.json with an id twice: exit 0"; }
+grep -q "dup/pareto.json.*'configs\[$n\].config' '[0-9a-f]\{16\}' is there twice (first at configs\[0\])" \
+	"$TMPDIR/dup.out" || { cat "$TMPDIR/dup.out"; fail "diff: duplicate id not named"; }
+grep -q "only in" "$TMPDIR/dup.out" && fail "diff: listed configurations as only in one side"
+# 62 against 1e100 (sd 1e97 over 4 seeds): worse, with a finite interval.
+mkdir -p "$TMPDIR/huge-a" "$TMPDIR/huge-b"
+python3 - "$TMPDIR/evil/pareto.json" "$TMPDIR/huge-a/pareto.json" "$TMPDIR/huge-b/pareto.json" <<'PY'
+import json, sys
+for path, v, sd in ((sys.argv[2], 62.0, 1.0), (sys.argv[3], 1e100, 1e97)):
+    d = json.load(open(sys.argv[1]))
+    for c in d["configs"]:
+        for o in c["objectives"].values():
+            o.update(value=v, median=v, sd=sd, min=v - sd, max=v + sd, n=4, layout_seeds=4,
+                     run_sd=sd / 2, layout_sd=sd)
+    json.dump(d, open(path, "w"))
+PY
+try "$TMPDIR/huge.out" "$TUNER" diff --all "$repo/evil.yaml" --results "$TMPDIR/huge-a" --results "$TMPDIR/huge-b"
+grep -q '?' "$TMPDIR/huge.out" && { cat "$TMPDIR/huge.out"; fail "diff 62 -> 1e100: an interval of ?"; }
+grep -q '+1.61e+100% \[+1.[0-9]*e+100%, +1.[0-9]*e+100%\] *better' "$TMPDIR/huge.out" ||
+	{ cat "$TMPDIR/huge.out"; fail "diff 62 -> 1e100: not better with its interval"; }
 echo "t_hostile: ok"

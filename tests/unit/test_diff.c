@@ -119,6 +119,45 @@ static void test_diff__edges(void **state)
 	assert_string_equal(diff_verdict_key(DIFF_NO_INTERVAL), "no-interval");
 }
 
+/* Huge values (62 against 1e100 and beyond) keep their interval and
+ * verdict: the terms' fourth powers once overflowed into "[?, ?] no
+ * clear change" (issue 39). */
+static void test_diff__huge(void **state)
+{
+	struct diff_side a = { 62, 0.5, 4 }, b = { 1e100, 1e97, 4 };
+	struct diff_est e;
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		diff_compare(&e, &a, &b, 0, 0, 0.95);
+		assert_int_equal(e.verdict, DIFF_WORSE);
+		assert_true(isfinite(e.lo) && isfinite(e.hi) && e.lo > 0 && e.lo < e.rel);
+		assert_true(e.df >= 4 && e.df <= 8);
+		close_to(e.rel, (b.value - 62) / 62, 1e-9 * e.rel);
+		diff_compare(&e, &a, &b, 0, 1, 0.95);
+		assert_int_equal(e.verdict, DIFF_BETTER);
+		b.value *= 1e100;
+		b.se *= 1e100;
+	}
+	/* The same degrees of freedom whatever the scale. */
+	{
+		struct diff_side x = { 10, 1, 3 }, y = { 12, 2, 5 }, X = x, Y = y;
+		struct diff_est small, big;
+
+		X.value *= 1e150, X.se *= 1e150, Y.value *= 1e150, Y.se *= 1e150;
+		diff_compare(&small, &x, &y, 0, 1, 0.95);
+		diff_compare(&big, &X, &Y, 0, 1, 0.95);
+		close_to(big.df, small.df, 1e-9 * small.df);
+		close_to(big.lo, small.lo, 1e-9);
+		close_to(big.hi, small.hi, 1e-9);
+	}
+	/* An error past the largest double: no interval, not "no change". */
+	b.value = 1e300;
+	b.se = INFINITY;
+	diff_compare(&e, &a, &b, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_NO_INTERVAL);
+}
+
 /*
  * The interval covers the true change about 95% of the time, from the
  * summaries of 3 samples a side (2 df) with unequal noise, and a change of
@@ -215,6 +254,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_diff__formula),
 		cmocka_unit_test(test_diff__edges),
+		cmocka_unit_test(test_diff__huge),
 		cmocka_unit_test(test_diff__coverage),
 		cmocka_unit_test(test_diff__summary),
 	};

@@ -56,7 +56,7 @@ void diff_compare(struct diff_est *out, const struct diff_side *a, const struct 
 		  int exact, int maximize, double level)
 {
 	struct var_sum v = { 0, 0 };
-	double ca, cb, s;
+	double ca, cb, m, s;
 
 	out->rel = out->lo = out->hi = out->df = NAN;
 	out->exact = 0;
@@ -68,11 +68,17 @@ void diff_compare(struct diff_est *out, const struct diff_side *a, const struct 
 		out->verdict = DIFF_NO_INTERVAL;
 		return;
 	}
-	ca = b->value / a->value * a->se / fabs(a->value);
+	ca = fabs(b->value / a->value) * (a->se / fabs(a->value));
 	cb = b->se / fabs(a->value);
-	var_add(&v, ca * ca, a->df);
-	var_add(&v, cb * cb, b->df);
-	s = sqrt(v.sum);
+	/* The terms scaled by the larger, which leaves the degrees of
+	 * freedom as they are and keeps their squares and fourth powers
+	 * finite (a value of 1e100 against 62); s by hypot(). */
+	m = fmax(ca, cb);
+	if (m > 0 && isfinite(m)) {
+		var_add(&v, (ca / m) * (ca / m), a->df);
+		var_add(&v, (cb / m) * (cb / m), b->df);
+	}
+	s = hypot(ca, cb);
 	if (s == 0) {
 		out->exact = 1;
 		out->lo = out->hi = out->rel;
@@ -84,6 +90,12 @@ void diff_compare(struct diff_est *out, const struct diff_side *a, const struct 
 	s *= quantile(level, out->df);
 	out->lo = out->rel - s;
 	out->hi = out->rel + s;
+	/* An error too large to be a number says nothing: no interval. */
+	if (isnan(out->lo) || isnan(out->hi)) {
+		out->lo = out->hi = out->df = NAN;
+		out->verdict = DIFF_NO_INTERVAL;
+		return;
+	}
 	out->verdict = verdict_of(out->lo, out->hi, maximize);
 }
 

@@ -229,6 +229,12 @@ static void read_config(struct reader *rd, struct results *r, size_t i, json_t *
 	size_t k;
 
 	rd_fixed(rd, c->id, sizeof(c->id), o, at, "config", 1, 1);
+	/* One configuration, one entry: a file with an id twice (edited,
+	 * concatenated) would match the wrong entry in every reader. */
+	for (size_t prev = 0; !rd->bad && prev < i; prev++)
+		if (!strcmp(r->configs[prev].id, c->id))
+			rd_bad(rd, at, "config", "'%s' is there twice (first at configs[%zu])",
+			       c->id, prev);
 	c->flags = rd_str(rd, o, at, "flags", 1, NULL);
 	c->pgo = rd_onoff(rd, o, at, "pgo", "on", "off");
 	c->status = rd_str(rd, o, at, "status", 1, NULL);
