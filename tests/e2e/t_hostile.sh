@@ -18,6 +18,10 @@
 #  8. read-only commands on damaged results: a pareto.json with a
 #     configuration twice is refused (file, field, both places); a value
 #     from 62 to 1e100 is "worse" with its interval, not "[?, ?]"
+#  9. a file size limit (ulimit -f) is the environment's, like a full
+#     disk: builds killed by SIGXFSZ are not recorded as failed (a run
+#     after the limit is lifted builds them), and tuner's own writes past
+#     it fail with a message (EFBIG), not a silent death by SIGXFSZ
 . "$ROOT/tests/e2e/lib.sh"
 
 # try OUT CMD...: runs CMD with its output in OUT, its status in rc.
@@ -234,4 +238,23 @@ try "$TMPDIR/huge.out" "$TUNER" diff --all "$repo/evil.yaml" --results "$TMPDIR/
 grep -q '?' "$TMPDIR/huge.out" && { cat "$TMPDIR/huge.out"; fail "diff 62 -> 1e100: an interval of ?"; }
 grep -q '+1.61e+100% \[+1.[0-9]*e+100%, +1.[0-9]*e+100%\] *better' "$TMPDIR/huge.out" ||
 	{ cat "$TMPDIR/huge.out"; fail "diff 62 -> 1e100: not better with its interval"; }
+
+# --- 9. Resource limits.
+sed -e "s#^study: hostile#study: fsize#" \
+    -e "s#^  command: 'echo \"\$TUNER_FLAGS\".*#  command: 'head -c 300000 /dev/zero >\"\$TUNER_OUT/big\" \&\& echo 1 >\"\$TUNER_OUT/art\"'#" \
+    "$repo/study.yaml" >"$repo/fsize.yaml"
+grep -q 'head -c 300000' "$repo/fsize.yaml" || fail "fsize: sed"
+try "$TMPDIR/fsize1.out" bash -c 'ulimit -f 200; exec "$@"' _ "$TUNER" run -j 1 --results "$TMPDIR/fsize" "$repo/fsize.yaml"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 153 ] || { cat "$TMPDIR/fsize1.out"; fail "builds at the file size limit: exit $rc"; }
+grep -q "SIGXFSZ.*file size limit (ulimit -f)" "$TMPDIR/fsize1.out" ||
+	{ cat "$TMPDIR/fsize1.out"; fail "builds at the file size limit: not said"; }
+grep -q '"type":"build"' "$TMPDIR/fsize/journal.jsonl" &&
+	{ grep '"type":"build"' "$TMPDIR/fsize/journal.jsonl"; fail "a build killed by SIGXFSZ was recorded"; }
+try "$TMPDIR/fsize2.out" "$TUNER" run -j 1 --results "$TMPDIR/fsize" "$repo/fsize.yaml"
+[ "$rc" -eq 0 ] || { cat "$TMPDIR/fsize2.out"; fail "after the limit: exit $rc"; }
+[ "$(grep -c ',ok,' "$TMPDIR/fsize/results.csv")" -eq 2 ] || { cat "$TMPDIR/fsize/results.csv"; fail "after the limit: not built"; }
+# A limit tuner's own journal passes: an error that names it, exit 1.
+try "$TMPDIR/fsize3.out" bash -c 'ulimit -f 1; exec "$@"' _ "$TUNER" run -q -j 1 --results "$TMPDIR/fsize3" "$repo/study.yaml"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 153 ] || { cat "$TMPDIR/fsize3.out"; fail "tuner at the file size limit: exit $rc"; }
+grep -q "File too large" "$TMPDIR/fsize3.out" || { cat "$TMPDIR/fsize3.out"; fail "tuner at the file size limit: no EFBIG message"; }
 echo "t_hostile: ok"
