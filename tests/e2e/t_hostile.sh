@@ -15,6 +15,10 @@
 #     backticks, <img onerror>, <script> and links, rendered by cmark-gfm
 #     (GitHub's Markdown, raw HTML let through) give no element of their
 #     own; results.csv defuses cells a spreadsheet would run
+#  7. tuner compare of two configurations that built the same code (a
+#     measure command that reads its flags, not the artifact) says so
+#     first and compares nothing; measure.same_code: separate measures
+#     both
 #  8. read-only commands on damaged results: a pareto.json with a
 #     configuration twice is refused (file, field, both places); a value
 #     from 62 to 1e100 is "worse" with its interval, not "[?, ?]"
@@ -206,6 +210,35 @@ for r in rows:
 assert any(r["flags"].startswith("-DA=1 ") for r in rows), rows[0]
 print("results.csv: %d rows, y cells %s" % (len(rows), ys))
 PY
+
+# --- 7. compare of one program.
+cat >"$repo/series.yaml" <<'EOF2'
+study: series
+source: {path: prog}
+space:
+  series: [SERIES=0, SERIES=1]
+build:
+  command: 'echo 1 > "$TUNER_OUT/art"'
+  artifact: art
+measure:
+  command: 'case "$TUNER_FLAGS" in *1) b=200;; *) b=100;; esac; echo $((b + TUNER_LAYOUT_SEED + TUNER_RUN))'
+objectives:
+  - {name: speed, goal: max}
+EOF2
+cmp_series() { "$TUNER" compare -q --repeats 2 --layout 3 --a SERIES=0 --b SERIES=1 "$@"; }
+try "$TMPDIR/same.out" cmp_series --results "$TMPDIR/series" "$repo/series.yaml"
+[ "$rc" -eq 0 ] || { cat "$TMPDIR/same.out"; fail "compare of one program: exit $rc"; }
+grep -q "A ([0-9a-f]*) and B ([0-9a-f]*) built the same code" "$TMPDIR/same.out" || { cat "$TMPDIR/same.out"; fail "compare of one program: not said"; }
+grep -q "measure.same_code: separate" "$TMPDIR/same.out" || fail "compare of one program: no way out"
+grep -q "no significant difference\|B - A" "$TMPDIR/same.out" &&
+	{ cat "$TMPDIR/same.out"; fail "compare of one program: compared"; }
+cmp_series --format json --results "$TMPDIR/series" "$repo/series.yaml" 2>/dev/null |
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["same_code"] is True and d["verdict"] is None, d' ||
+	fail "compare json of one program"
+sed 's/^measure:$/measure:\n  same_code: separate/' "$repo/series.yaml" >"$repo/series2.yaml"
+try "$TMPDIR/sep.out" cmp_series --results "$TMPDIR/series2" "$repo/series2.yaml"
+grep -q "verdict: B is better" "$TMPDIR/sep.out" || { cat "$TMPDIR/sep.out"; fail "compare, same_code: separate: not better"; }
+grep -q "same code" "$TMPDIR/sep.out" && fail "compare, same_code: separate: said the same code"
 
 # --- 8. Damaged results.
 mkdir -p "$TMPDIR/dup"

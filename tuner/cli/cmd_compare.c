@@ -33,6 +33,11 @@ const char compare_usage[] =
 	"luck of the two builds (2-4% on a router): the verdict is 'cannot separate\n"
 	"from layout noise' unless --layout-sd gives the layout spread to assume,\n"
 	"which widens the interval by it (0 for a target without layout noise).\n\n"
+	"When A and B build the same code (the allocated sections of the artifact)\n"
+	"and the study shares the measurements of equal code (measure.same_code:\n"
+	"share, the default), they are one program measured once: compare says so\n"
+	"first and compares nothing (a measure command that reads more than the\n"
+	"artifact needs measure.same_code: separate).\n\n"
 	"  --a FLAGS, --b FLAGS      the two flag strings\n"
 	"  --a-pgo off|on, --b-pgo off|on\n"
 	"                            PGO for A, for B (default off; on needs the\n"
@@ -147,6 +152,38 @@ out:
 	return ret;
 }
 
+int compare_same_code(const struct run_result *res)
+{
+	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
+
+	return res->nconfigs == 2 && (!strcmp(B->same_code_as, A->id) ||
+				      !strcmp(A->same_code_as, B->id));
+}
+
+/* A and B are one program (compare_same_code()): said first, nothing
+ * compared. */
+static int same_code(const struct study *d, const struct run_result *res,
+		     const struct compare_opts *o)
+{
+	const char *li = o->fmt == OUTFMT_MD ? "- " : "  ";
+
+	if (o->fmt == OUTFMT_JSON) {
+		compare_print_json(d, res, o, NULL, 0);
+		return EXIT_OK;
+	}
+	compare_print_head(d, res, o);
+	printf("%sA (%s) and B (%s) built the same code (the allocated sections of the "
+	       "artifact are equal), so they are one program: it was measured once and "
+	       "both sides have its samples, and no comparison can tell them apart.\n"
+	       "%sNothing is compared. If the measure command reads more than the artifact "
+	       "(the flags, its environment), set %smeasure.same_code: separate%s in the "
+	       "study to measure each build.\n", li, res->configs[0].id, res->configs[1].id,
+	       li, o->fmt == OUTFMT_MD ? "`" : "", o->fmt == OUTFMT_MD ? "`" : "");
+	fprintf(stderr, "tuner: compare: A and B built the same code: nothing compared "
+		"(measure.same_code: separate measures each)\n");
+	return EXIT_OK;
+}
+
 static int report(const struct study *d, const struct run_result *res,
 		  const struct compare_opts *o)
 {
@@ -162,6 +199,8 @@ static int report(const struct study *d, const struct run_result *res,
 	A = &res->configs[0];
 	B = &res->configs[1];
 	ok = !strcmp(A->status, "ok") && !strcmp(B->status, "ok");
+	if (ok && compare_same_code(res))
+		return same_code(d, res, o);
 	n = ok ? d->nobjectives : 0;
 	c = xcalloc(n + 1, sizeof(*c));
 	for (size_t i = 0; i < n; i++)

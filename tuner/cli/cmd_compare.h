@@ -65,6 +65,12 @@ int compare_fails(const struct compare_opts *o, const struct cmp_obj *c);
 /* "never", "worse", "change", by enum fail_on. */
 extern const char *const compare_fail_on_names[];
 
+/* ---- cmd_compare.c ---- */
+
+/* Whether A and B (res's two configurations) built the same code and so
+ * share one program's samples (measure.same_code: share). */
+int compare_same_code(const struct run_result *res);
+
 /* ---- cmd_compare_print.c (stdout); K: layout seeds a side ---- */
 
 /* The heading and the two variants, as text or Markdown (o->fmt). */

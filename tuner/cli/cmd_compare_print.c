@@ -213,6 +213,7 @@ void compare_print_json(const struct study *d, const struct run_result *res,
 		json_array_append_new(objs, objective_json(&c[i]));
 	json_object_set_new(root, "objectives", objs);
 	json_object_set_new(root, "primary", json_string(d->objectives[o->primary].name));
+	json_object_set_new(root, "same_code", json_boolean(compare_same_code(res)));
 	json_object_set_new(root, "verdict", n ? json_string(c[o->primary].verdict) : json_null());
 	json_object_set_new(root, "outcome", n ? json_string(outcome_names[c[o->primary].outcome]) :
 			    json_null());
