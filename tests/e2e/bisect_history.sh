@@ -19,6 +19,7 @@
 # fp_*.c file (a new artifact too), edit natbench/README.md, or edit a
 # NOTES file outside natbench/ (nothing a build sees). The commits just
 # before and after POS add unused code, where a naive bisect goes astray.
+# BISECT_SUBJECT, when set, is POS's commit subject (a hostile one, say).
 # Sets: culprit (POS's id), layout_only (ids of the commits that change
 # the artifact but not the truth, space-separated).
 #
@@ -80,7 +81,7 @@ EOF
 				{ echo "bisect_history: fp_rx.c has no eth_type_trans to slow down" >&2; return 1; }
 			echo "* $factor" >"$dir/natbench/truth"
 			[ ! -e "$dir/natbench/BROKEN" ] || git -C "$dir" rm -q natbench/BROKEN
-			git -C "$dir" commit -q -am "fp_rx: hash every received Ethernet header"
+			git -C "$dir" commit -q -am "${BISECT_SUBJECT:-fp_rx: hash every received Ethernet header}"
 			culprit=$(git -C "$dir" rev-parse HEAD)
 			continue
 			;;

@@ -6,13 +6,15 @@
 # call that brings commit 19 names it (exit 4), writes the Markdown and
 # JSON reports and runs the notify command with them; a call killed in the
 # middle of its bisect resumes (the rerun measures nothing twice) and gives
-# the same answer. Bad options are refused. bench/watch.sh does this over
-# 20 noise seeds.
+# the same answer. The culprit's subject carries markup (whoever can push
+# writes it): the Markdown report, rendered by cmark-gfm, has none of it.
+# Bad options are refused. bench/watch.sh does this over 20 noise seeds.
 . "$ROOT/tests/e2e/lib.sh"
 git_test_env
 make_noisy
 . "$ROOT/tests/e2e/bisect_history.sh"
-bisect_history "$TMPDIR/h" 19
+BISECT_SUBJECT='fp_rx: hash <img src=x onerror=alert(1)> `x` [y](javascript:alert(2)) **z**' \
+	bisect_history "$TMPDIR/h" 19
 mapfile -t commits < <(git -C "$TMPDIR/h" rev-list --reverse good..bad)
 bisect_study "$TMPDIR/s.yaml" "$TMPDIR/h" "$noisy" 7
 cat >>"$TMPDIR/s.yaml" <<EOF2
@@ -75,6 +77,11 @@ after=$(cat "$res"/bisect-*/journal.jsonl | grep -c '"type":"measure"')
 [ "$after" -gt "$before" ] || fail "the rerun measured nothing new ($before, $after)"
 [ "$(cat "$TMPDIR/mail.txt")" = "regression $culprit" ] || fail "notify got: $(cat "$TMPDIR/mail.txt" 2>/dev/null)"
 grep -q "$culprit" "$TMPDIR/mail.md" || fail "the notified report does not name the commit"
+cmark-gfm --unsafe -e table -e autolink "$TMPDIR/mail.md" >"$TMPDIR/mail.html"
+grep -Eiq '<(img|a)[ >]' "$TMPDIR/mail.html" &&
+	fail "the report carries the subject's markup: $(grep -Eio '<(img|a)[^>]*>' "$TMPDIR/mail.html")"
+grep -q 'fp_rx: hash &lt;img src=x onerror=alert(1)&gt; `x` \[y\](javascript:alert(2)) \*\*z\*\*' "$TMPDIR/mail.html" ||
+	fail "the subject is not in the report as text: $(grep -i 'first bad' "$TMPDIR/mail.html")"
 ls "$res"/report-*.json >/dev/null || fail "no JSON report"
 grep -q '"type":"notified"' "$res/watch.jsonl" || fail "the notification is not in the state journal"
 

@@ -10,53 +10,85 @@
 #include "cmd.h"
 #include "cmd_doc.h"
 #include "cmd_watch.h"
+#include "tuner/outfmt.h"
 #include "tuner/runner.h"
 #include "tuner/study.h"
 #include "tuner/util.h"
+
+/* doc's string at key as text of the report's format (Markdown: escaped,
+ * for whoever can push to the branch writes its subjects). Caller frees. */
+static char *doc_text(json_t *doc, const char *key, enum outfmt fmt)
+{
+	const char *v = json_string_value(json_object_get(doc, key));
+
+	return outfmt_text(fmt, v ? v : "");
+}
 
 /* The report of one check (its document doc), as Markdown (md) or plain
  * text. Caller frees. */
 static char *report_text(const struct watch *w, json_t *doc, int md)
 {
+	const enum outfmt fmt = md ? OUTFMT_MD : OUTFMT_TABLE;
 	struct strbuf sb = STRBUF_INIT;
 	const char *result = json_string_value(json_object_get(doc, "result"));
 	json_t *fb = json_object_get(doc, "first_bad");
 	const char *b = md ? "**" : "";
+	const char *li = md ? "- " : "";
+	char *branch = outfmt_text(fmt, w->o->branch), *study = outfmt_text(fmt, w->s->name);
+	char *oname = outfmt_text(fmt, w->s->objectives[0].name);
+	char *good = doc_text(doc, "good", fmt), *bad = doc_text(doc, "bad", fmt);
+	const char *fl = json_string_value(json_object_get(doc, "flags"));
+	char *flags = md ? cmd_flags_text(fl ? fl : "", fmt) : xstrdup(fl ? fl : "");
+	char *bisect = doc_text(doc, "bisect_results", fmt);
 
 	if (!json_is_object(fb) || !strcmp(result, "unconfirmed"))
 		fb = NULL;
 
-	strbuf_addf(&sb, "%s%stuner watch: %s on %s%s\n\n", md ? "## " : "", b, result,
-		    w->o->branch, b);
-	strbuf_addf(&sb, "%sstudy %s, objective %s (%s); baseline %.12s, %s %.12s, %s\n", md ? "- " : "",
-		    w->s->name, w->s->objectives[0].name,
-		    w->s->objectives[0].maximize ? "higher is better" : "lower is better",
-		    json_string_value(json_object_get(doc, "good")), w->o->branch,
-		    json_string_value(json_object_get(doc, "bad")),
-		    json_string_value(json_object_get(doc, "flags")));
+	strbuf_addf(&sb, "%s%stuner watch: %s on %s%s\n\n", md ? "## " : "", b, result, branch, b);
+	strbuf_addf(&sb, "%sstudy %s, objective %s (%s); baseline %.12s, %s %.12s, %s\n", li,
+		    study, oname, w->s->objectives[0].maximize ? "higher is better" : "lower is better",
+		    good, branch, bad, flags);
 	if (fb) {
 		json_t *e = json_object_get(fb, "effect");
+		char *commit = doc_text(fb, "commit", fmt), *subject = doc_text(fb, "subject", fmt);
+		const char *touched = json_string_value(json_object_get(doc, "touched"));
 
-		strbuf_addf(&sb, "%sfirst bad commit: %s%s%s %s\n", md ? "- " : "", md ? "`" : "",
-			    json_string_value(json_object_get(fb, "commit")), md ? "`" : "",
-			    json_string_value(json_object_get(fb, "subject")));
+		strbuf_addf(&sb, "%sfirst bad commit: %s%s%s %s\n", li, md ? "`" : "", commit,
+			    md ? "`" : "", subject);
 		if (e)
 			strbuf_addf(&sb, "%seffect against its parent: %+.2f%%, 95%% CI [%+.2f%%, %+.2f%%], "
-				    "p = %.2g; layout band ±%.2g%%: %s it\n", md ? "- " : "",
+				    "p = %.2g; layout band ±%.2g%%: %s it\n", li,
 				    100 * cmd_json_get_num(e, "rel"),
 				    100 * cmd_json_get_num(e, "rel_lo"),
 				    100 * cmd_json_get_num(e, "rel_hi"), cmd_json_get_num(e, "p"),
 				    100 * cmd_json_get_num(fb, "layout_band"),
 				    json_is_true(json_object_get(fb, "beyond_band")) ? "beyond" : "within");
-		strbuf_addf(&sb, "%swhat it touched:\n%s", md ? "- " : "", md ? "\n```\n" : "");
-		strbuf_addstr(&sb, json_string_value(json_object_get(doc, "touched")));
-		strbuf_addstr(&sb, md ? "```\n" : "");
+		strbuf_addf(&sb, "%swhat it touched:\n", li);
+		if (md) {
+			/* A fence no line of the diff can close. */
+			char *block = outfmt_md_block("", touched ? touched : "");
+
+			strbuf_addf(&sb, "\n%s", block);
+			free(block);
+		} else {
+			strbuf_addstr(&sb, touched ? touched : "");
+		}
+		free(commit);
+		free(subject);
 	} else if (json_object_get(doc, "why")) {
-		strbuf_addf(&sb, "%s%s\n", md ? "- " : "",
-			    json_string_value(json_object_get(doc, "why")));
+		char *why = doc_text(doc, "why", fmt);
+
+		strbuf_addf(&sb, "%s%s\n", li, why);
+		free(why);
 	}
-	strbuf_addf(&sb, "%sbisect: %s\n", md ? "- " : "",
-		    json_string_value(json_object_get(doc, "bisect_results")));
+	strbuf_addf(&sb, "%sbisect: %s\n", li, bisect);
+	free(branch);
+	free(study);
+	free(oname);
+	free(good);
+	free(bad);
+	free(flags);
+	free(bisect);
 	return strbuf_detach(&sb);
 }
 
