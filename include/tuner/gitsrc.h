@@ -112,4 +112,13 @@ int gitsrc_range(struct gitsrc_range *out, const struct gitsrc_opts *opts, const
 		 const char *bad, int first_parent);
 void gitsrc_range_release(struct gitsrc_range *r);
 
+/*
+ * How commit b (a revision) stands to commit a in the repository at
+ * opts->repo (the rest of opts ignored): 0 when b is a or descends from
+ * it (a branch that moved on), 1 when a descends from b (the branch
+ * moved back), 2 when neither (it diverged). A negative with message when
+ * either cannot be read (GITSRC_EBADREV: a commit that is gone).
+ */
+int gitsrc_relation(const struct gitsrc_opts *opts, const char *a, const char *b);
+
 #endif

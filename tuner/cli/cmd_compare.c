@@ -152,14 +152,6 @@ out:
 	return ret;
 }
 
-int compare_same_code(const struct run_result *res)
-{
-	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
-
-	return res->nconfigs == 2 && (!strcmp(B->same_code_as, A->id) ||
-				      !strcmp(A->same_code_as, B->id));
-}
-
 /* A and B are one program (compare_same_code()): said first, nothing
  * compared. */
 static int same_code(const struct study *d, const struct run_result *res,

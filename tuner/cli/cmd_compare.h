@@ -64,9 +64,6 @@ void compare_judge(struct cmp_obj *c, const struct study *d, const struct config
 int compare_fails(const struct compare_opts *o, const struct cmp_obj *c);
 /* "never", "worse", "change", by enum fail_on. */
 extern const char *const compare_fail_on_names[];
-
-/* ---- cmd_compare.c ---- */
-
 /* Whether A and B (res's two configurations) built the same code and so
  * share one program's samples (measure.same_code: share). */
 int compare_same_code(const struct run_result *res);

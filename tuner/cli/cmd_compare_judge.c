@@ -128,3 +128,11 @@ int compare_fails(const struct compare_opts *o, const struct cmp_obj *c)
 	       (o->fail_on == FAIL_CHANGE && (c->outcome == OUT_WORSE ||
 					      c->outcome == OUT_BETTER));
 }
+
+int compare_same_code(const struct run_result *res)
+{
+	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
+
+	return res->nconfigs == 2 && (!strcmp(B->same_code_as, A->id) ||
+				      !strcmp(A->same_code_as, B->id));
+}

@@ -48,12 +48,22 @@ const char watch_usage[] =
 	"     looks again with the newer commits.\n"
 	"  3. State: RESULTS/watch.jsonl (append-only), each bisect's journal in\n"
 	"     RESULTS/bisect-<good>-<bad>: a call killed in the middle resumes.\n"
+	"     A notification is journalled before its command runs and its\n"
+	"     success after: one not delivered (a kill, a failed command) is\n"
+	"     given again by the next call, which exits as its own call would\n"
+	"     have (4 for a regression).\n"
+	"  4. REF rewritten so that it no longer descends from the baseline:\n"
+	"     every call says so and exits 2 until one runs with --reset.\n"
 	"\n"
 	"  --branch REF       the branch (any revision) to watch\n"
 	"  --once             check once and exit (default: check every --interval\n"
 	"                     until interrupted)\n"
 	"  --interval T       between checks without --once (default 1h; 90m, 600)\n"
-	"  --since REV        the first call's baseline (default: REF as it is)\n"
+	"  --since REV        the first call's baseline (default: REF as it is);\n"
+	"                     a later call checks only that REV exists\n"
+	"  --reset            take --since (default: REF as it is) as the baseline\n"
+	"                     now, as a first call would: the way on after REF was\n"
+	"                     force-pushed back or diverged from the baseline\n"
 	"  --flags FLAGS      the flags every commit is built with (default:\n"
 	"                     watch.flags, else the study's first configuration)\n"
 	"  --layout K         layout seeds per commit to start with (default:\n"
@@ -172,46 +182,6 @@ static void bisect_call_init(struct bisect_call *c, const struct watch *w, const
 		argv[n++] = c->jobs;
 	}
 	argv[n] = NULL;
-}
-
-/* rev (in go's repository, below its path) into out: 0, or the exit code
- * after "tuner: watch: WHAT...". */
-static int resolve(char out[41], struct gitsrc_opts *go, const char *rev, const char *what)
-{
-	int rc;
-
-	go->rev = rev;
-	rc = gitsrc_resolve(out, go);
-	if (rc >= 0)
-		return 0;
-	fprintf(stderr, "tuner: watch: %s%s\n", what, tn_errmsg());
-	return rc == -1 ? EXIT_FAIL : EXIT_USAGE;
-}
-
-/*
- * The first call: takes --since (default head, the branch as it is) as
- * the baseline. -1 to go on and measure since --since, else the exit code
- * (EXIT_OK: the baseline is head, and said so).
- */
-static int first_call(struct watch *w, struct gitsrc_opts *go, const char *head)
-{
-	const struct watch_opts *o = w->o;
-	char since[41];
-	int ret;
-
-	if (o->since) {
-		ret = resolve(since, go, o->since, "--since: ");
-		if (ret)
-			return ret;
-	}
-	if (watch_set_baseline(w, o->since ? since : head, "first call") < 0)
-		return cmd_error();
-	if (!o->since || !strcmp(since, head)) {
-		printf("baseline: %.12s (%s); later calls measure what arrives on it\n", head,
-		       o->branch);
-		return EXIT_OK;
-	}
-	return -1;
 }
 
 /* head is the baseline: says so (JSON: a one-line document). EXIT_OK. */
@@ -362,16 +332,17 @@ static int measure_new_commits(struct watch *w)
 
 	go.repo = w->repo;
 	go.path = w->s->source_path;
-	ret = resolve(head, &go, w->o->branch, "");
+	ret = watch_resolve(head, &go, w->o->branch, "");
 	if (ret)
 		return ret;
-	if (!w->baseline[0]) {
-		ret = first_call(w, &go, head);
-		if (ret >= 0)
-			return ret;
-	}
+	ret = watch_take_baseline(w, &go, head);
+	if (ret >= 0)
+		return ret;
 	if (!strcmp(w->baseline, head))
 		return nothing_new(w, head);
+	ret = watch_check_rewritten(w, head);
+	if (ret)
+		return ret;
 	snprintf(sub, sizeof(sub), "bisect-%.12s-%.12s", w->baseline, head);
 	dir = xasprintf("%s/%s", w->results, sub);
 	log = xasprintf("%s.log", dir);
@@ -398,12 +369,13 @@ out:
 static int parse_options(struct watch_opts *o, int argc, char **argv)
 {
 	enum { OPT_BRANCH = 256, OPT_ONCE, OPT_INTERVAL, OPT_SINCE, OPT_FLAGS, OPT_NOTIFY,
-	       OPT_ALPHA };
+	       OPT_ALPHA, OPT_RESET };
 	static const struct option longopts[] = {
 		{ "branch", required_argument, NULL, OPT_BRANCH },
 		{ "once", no_argument, NULL, OPT_ONCE },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "reset", no_argument, NULL, OPT_RESET },
 		{ "flags", required_argument, NULL, OPT_FLAGS },
 		{ "notify", required_argument, NULL, OPT_NOTIFY },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -422,6 +394,7 @@ static int parse_options(struct watch_opts *o, int argc, char **argv)
 		case OPT_BRANCH: o->branch = optarg; break;
 		case OPT_ONCE: o->once = 1; break;
 		case OPT_SINCE: o->since = optarg; break;
+		case OPT_RESET: o->reset = 1; break;
 		case OPT_FLAGS: o->flags = optarg; break;
 		case OPT_NOTIFY: o->notify = optarg; break;
 		case OPT_INTERVAL:
@@ -521,12 +494,20 @@ int cmd_watch(int argc, char **argv)
 		free(b);
 	}
 	w.state = xasprintf("%s/watch.jsonl", w.results);
+	w.reset = o.reset;
 	if (mkdir_p(w.results) < 0 || watch_state_load(&w) < 0) {
 		ret = cmd_error();
 		goto out;
 	}
 	for (;;) {
+		/* A notification not delivered before: given first, and its
+		 * exit (4 for a regression, 1 for a report gone) unless this
+		 * check has one of its own. */
+		int pending = watch_notify_pending(&w);
+
 		ret = measure_new_commits(&w);
+		if (pending >= 0 && ret == EXIT_OK)
+			ret = pending;
 		if (o.once || ret == EXIT_USAGE || ret == EXIT_INTERRUPTED || tn_cancelled())
 			break;
 		for (double t = 0; t < o.interval && !tn_cancelled(); t += 0.2) {
@@ -540,6 +521,7 @@ int cmd_watch(int argc, char **argv)
 		}
 	}
 out:
+	json_decref(w.pending);
 	free(w.self);
 	free(w.repo);
 	free(w.results);

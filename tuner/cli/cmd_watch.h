@@ -20,7 +20,7 @@ struct watch_opts {
 	const char *branch, *since, *flags, *notify;
 	struct cmd_measure_opts m; /* --repeats, --layout, --max-layout, -j,
 	                              --results, --format, -q: bisect's */
-	int once;
+	int once, reset;
 	double interval;
 	double alpha; /* the named commit's test against its parent */
 };
@@ -31,6 +31,11 @@ struct watch {
 	const char *study_path;
 	char *results, *state, *repo, *self;
 	char baseline[41];
+	int reset;     /* --reset, until a baseline is taken by it */
+	/* Notifications journalled as begun ("notify") with no success
+	 * ("notified", status 0) after them: a JSON array of those records,
+	 * watch_state_load()'s; the caller json_decref()s it. */
+	json_t *pending;
 };
 
 /* ---- cmd_watch_state.c: the state journal, w->state ---- */
@@ -39,9 +44,27 @@ struct watch {
  * the time, flushed: 0, or -1 with message. */
 int watch_state_add(struct watch *w, json_t *rec);
 /* The baseline from the state journal into w->baseline ("" when none
- * yet; no journal yet is none). A torn last line (a crash while writing)
- * is skipped. 0. */
+ * yet; no journal yet is none), and the notifications not known to have
+ * been delivered into w->pending. A torn last line (a crash while
+ * writing) is skipped. 0. */
 int watch_state_load(struct watch *w);
+/* Drops the pending notifications (w->pending) of commit: delivered. */
+void watch_pending_done(struct watch *w, const char *commit);
+/* rev (in go's repository, below its path) into out: 0, or the exit code
+ * after "tuner: watch: WHAT...". */
+struct gitsrc_opts;
+int watch_resolve(char out[41], struct gitsrc_opts *go, const char *rev, const char *what);
+/*
+ * The baseline a check measures from: on the first call, or with
+ * --reset, --since (default head, the branch as it is) becomes it
+ * (journalled; said when it is head); on a later call --since must name
+ * a commit. -1 to go on and measure, else the exit code.
+ */
+int watch_take_baseline(struct watch *w, struct gitsrc_opts *go, const char *head);
+/* The branch at head still descends from the baseline: 0; else (pushed
+ * back, diverged, the baseline gone) the exit code (2) after a message
+ * that says what happened and the way on (--reset). */
+int watch_check_rewritten(const struct watch *w, const char *head);
 /* Records commit as the baseline (why: "first call", or the result that
  * moved it) and sets w->baseline: 0, or -1 with message. */
 int watch_set_baseline(struct watch *w, const char *commit, const char *why);
@@ -57,5 +80,13 @@ void watch_print(const struct watch *w, json_t *doc);
  * -1 when done, or the exit code after the message.
  */
 int watch_publish(struct watch *w, json_t *doc, const char *result, const char *head);
+/*
+ * Gives every notification of w->pending to the notify command again
+ * (the call that began it was killed, or the command failed), said on
+ * stderr; at least once, so the delivered ones leave w->pending. -1 when
+ * none was a regression, EXIT_VERDICT when one was (the exit its own call
+ * would have had), or an error's exit code.
+ */
+int watch_notify_pending(struct watch *w);
 
 #endif

@@ -92,11 +92,14 @@ static char *report_text(const struct watch *w, json_t *doc, int md)
 	return strbuf_detach(&sb);
 }
 
-/* Gives the report to the notify command; its failure is reported, not
- * fatal (the finding is in the state journal). */
-static void notify(struct watch *w, const char *cmd, double timeout, json_t *doc,
-		   const char *md_path, const char *json_path)
+/* Gives the report to the notify command, its outcome journalled
+ * ("notified" with its status); its failure is reported, not fatal (the
+ * finding is in the state journal, the notification stays pending).
+ * 1 when the command succeeded, else 0. */
+static int notify(struct watch *w, const char *cmd, double timeout, json_t *doc,
+		  const char *md_path, const char *json_path)
 {
+	int delivered = 0;
 	struct runner r = RUNNER_INIT;
 	char *env[5];
 	char *log = xasprintf("%s/notify.log", w->results);
@@ -118,17 +121,69 @@ static void notify(struct watch *w, const char *cmd, double timeout, json_t *doc
 	} else {
 		if (r.result.status != 0)
 			fprintf(stderr, "tuner: watch: the notify command failed (exit %d%s); its output "
-				"is in %s\n", r.result.status, r.result.timed_out ? ", timed out" : "", log);
+				"is in %s; the next call notifies again\n", r.result.status,
+				r.result.timed_out ? ", timed out" : "", log);
 		json_object_set_new(rec, "status", json_integer(r.result.status));
+		delivered = r.result.status == 0;
 	}
 	runner_release(&r);
 	if (watch_state_add(w, rec) < 0) {
 		cmd_print_error(tn_errmsg());
 		tn_error_clear();
+		delivered = 0;
 	}
 	for (int i = 0; i < 4; i++)
 		free(env[i]);
 	free(log);
+	return delivered;
+}
+
+/* The notify command of this call: --notify's, else watch.notify's;
+ * its timeout into *timeout. */
+static const char *notify_command(const struct watch *w, double *timeout)
+{
+	*timeout = w->o->notify ? 600 : w->s->watch_notify.timeout;
+	return w->o->notify ? w->o->notify : w->s->watch_notify.command;
+}
+
+int watch_notify_pending(struct watch *w)
+{
+	json_t *todo = json_copy(w->pending), *rec;
+	double timeout;
+	const char *cmd = notify_command(w, &timeout);
+	size_t i;
+	int ret = -1;
+
+	json_array_foreach(todo, i, rec) {
+		const char *commit = json_string_value(json_object_get(rec, "commit"));
+		const char *result = json_string_value(json_object_get(rec, "result"));
+		const char *md = json_string_value(json_object_get(rec, "report"));
+		const char *js = json_string_value(json_object_get(rec, "json"));
+		json_t *doc = js ? json_load_file(js, 0, NULL) : NULL;
+
+		if (!commit || !result || !md || !doc) {
+			fprintf(stderr, "tuner: watch: a notification begun before was not delivered, "
+				"and its report %s cannot be read to notify again\n", js ? js : "(none)");
+			json_decref(doc);
+			ret = EXIT_FAIL;
+			continue;
+		}
+		if (ret == -1 && !strcmp(result, "regression"))
+			ret = EXIT_VERDICT;
+		if (!cmd) {
+			fprintf(stderr, "tuner: watch: the %s at %.12s was never notified, and no notify "
+				"command is set (watch.notify, --notify): its report is %s\n", result,
+				commit, md);
+		} else {
+			fprintf(stderr, "tuner: watch: notifying again: the %s at %.12s (the call that "
+				"found it stopped before its notify command succeeded)\n", result, commit);
+			if (notify(w, cmd, timeout, doc, md, js))
+				watch_pending_done(w, commit);
+		}
+		json_decref(doc);
+	}
+	json_decref(todo);
+	return ret;
 }
 
 void watch_print(const struct watch *w, json_t *doc)
@@ -148,9 +203,12 @@ void watch_print(const struct watch *w, json_t *doc)
 
 int watch_publish(struct watch *w, json_t *doc, const char *result, const char *head)
 {
-	const struct watch_opts *o = w->o;
-	const char *cmd = o->notify ? o->notify : w->s->watch_notify.command;
+	double timeout;
+	const char *cmd = notify_command(w, &timeout);
+	const char *commit = json_string_value(json_object_get(json_object_get(doc, "first_bad"),
+							       "commit"));
 	char *md_path, *json_path, *text, *js;
+	json_t *intent;
 	int ret = -1;
 
 	if (!json_is_object(json_object_get(doc, "first_bad")) || !strcmp(result, "unconfirmed"))
@@ -159,12 +217,20 @@ int watch_publish(struct watch *w, json_t *doc, const char *result, const char *
 	json_path = xasprintf("%s/report-%.12s.json", w->results, head);
 	text = report_text(w, doc, 1);
 	js = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	/* At least once: the intent is journalled before the command runs
+	 * and its success after, so a call killed in between, or a command
+	 * that failed, leaves it pending for the next call. */
+	intent = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "notify", "commit",
+			   commit ? commit : "", "result", result, "report", md_path, "json",
+			   json_path);
 	if (write_file_atomic(md_path, text, strlen(text)) < 0 ||
 	    write_file_atomic(json_path, js, strlen(js)) < 0)
 		ret = cmd_error();
-	else if (cmd)
-		notify(w, cmd, o->notify ? 600 : w->s->watch_notify.timeout, doc, md_path,
-		       json_path);
+	else if (cmd && watch_state_add(w, json_incref(intent)) < 0)
+		ret = cmd_error();
+	else if (cmd && !notify(w, cmd, timeout, doc, md_path, json_path))
+		json_array_append(w->pending, intent);
+	json_decref(intent);
 	free(js);
 	free(text);
 	free(md_path);

@@ -235,3 +235,31 @@ void gitsrc_range_release(struct gitsrc_range *r)
 	free(r->bad.subject);
 	memset(r, 0, sizeof(*r));
 }
+
+int gitsrc_relation(const struct gitsrc_opts *opts, const char *a, const char *b)
+{
+	git_repository *repo = NULL;
+	git_commit *ca = NULL, *cb = NULL;
+	int ret;
+
+	pthread_once(&gitsrc_once, gitsrc_init_once);
+	ret = gitsrc_open_repo(&repo, opts->repo ? opts->repo : ".");
+	if (ret == 0)
+		ret = gitsrc_resolve_commit(&ca, repo, a);
+	if (ret == 0)
+		ret = gitsrc_resolve_commit(&cb, repo, b);
+	if (ret == 0 && !git_oid_equal(git_commit_id(ca), git_commit_id(cb))) {
+		int down = git_graph_descendant_of(repo, git_commit_id(cb), git_commit_id(ca));
+		int up = down == 0 ? git_graph_descendant_of(repo, git_commit_id(ca),
+							     git_commit_id(cb)) : 0;
+
+		if (down < 0 || up < 0)
+			ret = tn_error("cannot relate '%s' and '%s': %s", a, b, gitsrc_msg());
+		else
+			ret = down ? 0 : up ? 1 : 2;
+	}
+	git_commit_free(cb);
+	git_commit_free(ca);
+	git_repository_free(repo);
+	return ret;
+}
