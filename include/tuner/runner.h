@@ -135,6 +135,10 @@ int runner_run(struct runner *r, const struct runner_opts *opts);
  * NULL (the default): nothing said. Set it before threads start.
  */
 void runner_set_warn(void (*fn)(const char *line));
+/* Says line (as runner_set_warn()'s fn gets it: "warning: ...") through
+ * that function; nothing without one. For the modules that run commands
+ * through the runner (slurm). Thread-safe as fn is. */
+void runner_warn(const char *line);
 
 /* ---- study commands: the TUNER_* environment (runner_env.c), /bin/sh ---- */
 

@@ -5,7 +5,8 @@
 # with the same results as the local executor, the options reaching
 # sbatch, job id and node in the journal; a job lost with its node is
 # submitted again; tuner's timeout, Ctrl-C and SIGKILL leave no job running;
-# sbatch refusing is an error, not a failed build; bad keys are refused.
+# sbatch refusing is an error, not a failed build; squeue behind a site's
+# wrapper (a banner, no answer) is read or said; bad keys are refused.
 # The real Slurm: tests/cluster/t_slurm_real.sh (make test-cluster).
 # make-deps: deps (its sbatch, squeue and scancel are the fakes)
 . "$ROOT/tests/e2e/lib.sh"
@@ -146,7 +147,49 @@ grep -q 'sbatch could not submit' "$TMPDIR/out" || fail "no word of sbatch: $(ca
 grep -q 'Invalid partition' "$TMPDIR"/refused/builds/*/build.log || fail "sbatch's message is not in build.log"
 rm -f "$FAKE_SLURM_DIR/refuse"
 
-# 5. Bad keys, each at its place.
+# 5. squeue behind a site's wrapper: a banner before the answer is
+# skipped, and said; printed instead of the answer, the job's status file
+# decides (the build finishes, not times out), and it is said; a job
+# tuner cannot follow is an error, not waited on even with no timeout.
+sed -e 's/^  timeout: 300$/  timeout: 30/' -e 's/^  opt: .*/  opt: [-O2]/' \
+	-e 's/^  align: .*/  align: [""]/' "$repo/study.yaml" >"$repo/squeue.yaml"
+sed -e 's/^  timeout: 30$/  timeout: 0/' "$repo/squeue.yaml" >"$repo/squeue0.yaml"
+git -C "$repo" add squeue.yaml squeue0.yaml && git -C "$repo" commit -q -m squeue
+banner='*** Welcome to the cluster: maintenance on Friday ***'
+echo "$banner" >"$FAKE_SLURM_DIR/banner"
+rc=0
+"$TUNER" run -q --results "$TMPDIR/banner" "$repo/squeue.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "a banner before squeue's answer: exit $rc: $(tail -n 5 "$TMPDIR/out")"
+grep -q '"type":"build".*"status":"ok"' "$TMPDIR/banner/journal.jsonl" ||
+	fail "a banner before squeue's answer: $(grep '"type":"build"' "$TMPDIR/banner/journal.jsonl")"
+grep -qF "warning: squeue printed a line that is not its answer about slurm job" "$TMPDIR/out" &&
+	grep -qF "ignored: '$banner'" "$TMPDIR/out" || fail "the banner is not said: $(cat "$TMPDIR/out")"
+mv "$FAKE_SLURM_DIR/banner" "$FAKE_SLURM_DIR/garble"
+rc=0
+"$TUNER" run -q --results "$TMPDIR/garble" "$repo/squeue.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] || fail "squeue's answer unreadable: exit $rc: $(tail -n 5 "$TMPDIR/out")"
+grep -q '"type":"build".*"status":"ok"' "$TMPDIR/garble/journal.jsonl" ||
+	fail "squeue's answer unreadable: $(grep '"type":"build"' "$TMPDIR/garble/journal.jsonl")"
+grep -qF "warning: cannot read squeue's answer about slurm job" "$TMPDIR/out" &&
+	grep -qF "'$banner' (not 'STATE NODE'); following the job by its status file" "$TMPDIR/out" ||
+	fail "the unreadable answer is not said: $(cat "$TMPDIR/out")"
+grep -qF "== tuner: cannot read squeue's answer" "$TMPDIR"/garble/builds/*/build.log ||
+	fail "the unreadable answer is not in build.log"
+# ... and a job that does not finish: cancelled, an error, not a build
+# (timeout 300: only so that a tuner that polls forever fails the test).
+touch "$TMPDIR/hang"
+rc=0
+timeout 300 "$TUNER" run -q --results "$TMPDIR/garble0" "$repo/squeue0.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
+rm -f "$TMPDIR/hang" "$FAKE_SLURM_DIR/garble"
+[ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 124 ] || fail "an unreadable squeue, a job running: exit $rc"
+grep -qF "cannot read squeue's answer about slurm job" "$TMPDIR/out" &&
+	grep -qF "and the job left no status: cancelled it, not recorded as a build" "$TMPDIR/out" ||
+	fail "an unreadable squeue, a job running: $(cat "$TMPDIR/out")"
+[ "$(count_records "$TMPDIR/garble0/journal.jsonl" build)" -eq 0 ] ||
+	fail "a job tuner could not follow was recorded as a build"
+no_jobs "unreadable squeue"
+
+# 6. Bad keys, each at its place.
 bad() { # KEY-LINES MESSAGE
 	sed -e '/^  executor: slurm$/d' -e '/^  slurm: /d' -e "/^  timeout: 300\$/a\\$1" \
 		"$repo/study.yaml" >"$TMPDIR/bad.yaml"

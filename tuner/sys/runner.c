@@ -42,6 +42,12 @@ void runner_set_warn(void (*fn)(const char *line))
 	warn_fn = fn;
 }
 
+void runner_warn(const char *line)
+{
+	if (warn_fn)
+		warn_fn(line);
+}
+
 static int open_log(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +80,12 @@ static void nap(double seconds)
 }
 
 /* Runs argv (a Slurm client) with env, stdout captured, stderr to log
- * (NULL: dropped), without the guard's mark: sbatch's environment is the
- * job's (--export=ALL), and a job on this machine carrying the mark would
- * be killed as an escape of sbatch's. 0 with r filled, or -1 with
- * message. */
-static int call(struct runner *r, const char *const *argv, char *const *env, const char *log)
+ * (NULL: dropped), for at most timeout seconds, without the guard's
+ * mark: sbatch's environment is the job's (--export=ALL), and a job on
+ * this machine carrying the mark would be killed as an escape of
+ * sbatch's. 0 with r filled, or -1 with message. */
+static int call(struct runner *r, const char *const *argv, char *const *env, const char *log,
+		double timeout)
 {
 	struct runner_opts ro = RUNNER_OPTS_INIT;
 
@@ -92,7 +94,7 @@ static int call(struct runner *r, const char *const *argv, char *const *env, con
 	ro.log_path = log;
 	ro.capture = 1;
 	ro.capture_max = 4096;
-	ro.timeout = SLURM_CALL_TIMEOUT;
+	ro.timeout = timeout;
 	ro.unmarked = 1;
 	/* A call made to cancel a job must not be cut short by the
 	 * cancellation itself. */
@@ -106,7 +108,7 @@ static void cancel(const char *job, const char *log)
 	const char *argv[] = { "scancel", job, NULL };
 	struct runner r = RUNNER_INIT;
 
-	if (call(&r, argv, NULL, log) < 0)
+	if (call(&r, argv, NULL, log, SLURM_CALL_TIMEOUT) < 0)
 		tn_error_clear();
 	runner_release(&r);
 }
@@ -149,7 +151,7 @@ static int submit(char job[24], const struct slurm_opts *o, char *const *env, co
 		char *end = NULL;
 		unsigned long id;
 
-		if (call(&r, argv, env, log) < 0) {
+		if (call(&r, argv, env, log, SLURM_CALL_TIMEOUT) < 0) {
 			runner_release(&r);
 			break;
 		}
@@ -178,24 +180,145 @@ static int submit(char job[24], const struct slurm_opts *o, char *const *env, co
 	return ret;
 }
 
-/* The job's state and node, from squeue: 1 when found, 0 when squeue
- * does not know the job (any more), -1 when squeue failed. */
-static int query(char state[24], char node[64], const char *job)
+/* squeue's job states (Slurm's job_state_codes: the base states and the
+ * flags squeue shows instead of them). */
+static const char *const job_states[] = {
+	"BOOT_FAIL", "CANCELLED", "COMPLETED", "DEADLINE", "FAILED", "NODE_FAIL", "OUT_OF_MEMORY",
+	"PENDING", "PREEMPTED", "RUNNING", "SUSPENDED", "TIMEOUT", "COMPLETING", "CONFIGURING",
+	"EXPEDITING", "LAUNCH_FAILED", "POWER_UP_NODE", "RECONFIG_FAIL", "REQUEUED", "REQUEUE_FED",
+	"REQUEUE_HOLD", "RESIZING", "RESV_DEL_HOLD", "REVOKED", "SIGNALING", "SPECIAL_EXIT",
+	"STAGE_OUT", "STOPPED", "UPDATE_DB", NULL
+};
+
+/* Whether line[0..len) is an answer, "STATE" or "STATE NODE" with a state
+ * of job_states; its parts into state and node if so. */
+static int answer_line(char state[24], char node[64], const char *line, size_t len)
+{
+	char st[24] = "", nd[64] = "", extra[2] = "";
+	char buf[128];
+	int n;
+
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	n = sscanf(buf, "%23s %63s %1s", st, nd, extra);
+	if (n < 1 || n > 2)
+		return 0;
+	for (size_t i = 0; job_states[i]; i++) {
+		if (strcmp(st, job_states[i]))
+			continue;
+		snprintf(state, 24, "%s", st);
+		snprintf(node, 64, "%s", n == 2 && strcmp(nd, "(null)") ? nd : "");
+		return 1;
+	}
+	return 0;
+}
+
+int slurm_read_answer(char state[24], char node[64], char junk[SLURM_JUNK_MAX], const char *out)
+{
+	int found = 0, lines = 0;
+
+	junk[0] = '\0';
+	for (const char *p = out ? out : ""; *p;) {
+		size_t len = strcspn(p, "\n"), skip = strspn(p, " \t\r");
+
+		if (skip < len) {
+			char st[24], nd[64];
+
+			lines++;
+			if (answer_line(st, nd, p, len)) {
+				if (!found) {
+					memcpy(state, st, sizeof(st));
+					memcpy(node, nd, sizeof(nd));
+				}
+				found = 1;
+			} else if (!junk[0]) {
+				size_t k = 0;
+
+				/* Printable and short: it goes into messages. */
+				for (size_t i = skip; i < len && k + 4 < SLURM_JUNK_MAX; i++) {
+					unsigned char c = (unsigned char)p[i];
+
+					junk[k++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+				}
+				if (len - skip > k)
+					memcpy(junk + k, "...", 3), k += 3;
+				while (k && junk[k - 1] == ' ')
+					k--;
+				junk[k] = '\0';
+			}
+		}
+		p += len;
+		if (*p)
+			p++;
+	}
+	return found ? 1 : lines ? -1 : 0;
+}
+
+/* How squeue answered for one job. */
+enum answer { A_FAILED = -1, A_GONE, A_STATE, A_UNREADABLE };
+
+/* What follow() has said about squeue's answers, once each per job. */
+struct said {
+	int junk, unreadable;
+};
+
+/* Each warning once per tuner (a site's squeue says the same for every
+ * job); the build's log gets its own line. */
+static atomic_flag warned_junk = ATOMIC_FLAG_INIT, warned_unreadable = ATOMIC_FLAG_INIT;
+
+/* Says (log and, once, the warning) that squeue printed junk about job. */
+static void say_junk(struct said *said, const char *job, const char *junk, int unreadable,
+		     const char *log)
+{
+	char *line;
+
+	if (unreadable ? said->unreadable : said->junk)
+		return;
+	if (unreadable) {
+		said->unreadable = 1;
+		line = xasprintf("cannot read squeue's answer about slurm job %s: '%s' (not 'STATE "
+				 "NODE'); following the job by its status file", job, junk);
+	} else {
+		said->junk = 1;
+		line = xasprintf("squeue printed a line that is not its answer about slurm job %s, "
+				 "ignored: '%s'", job, junk);
+	}
+	log_append(log, "== tuner: %s\n", line);
+	if (!atomic_flag_test_and_set(unreadable ? &warned_unreadable : &warned_junk)) {
+		char *w = xasprintf("warning: %s", line);
+
+		runner_warn(w);
+		free(w);
+	}
+	free(line);
+}
+
+/* The job's state and node, from squeue (lines that are not an answer
+ * skipped, and said). A_STATE when found, A_GONE when squeue does not know
+ * the job (any more), A_FAILED when squeue failed, A_UNREADABLE when it
+ * printed only lines that are not an answer (the first into junk). */
+static enum answer query(char state[24], char node[64], char junk[SLURM_JUNK_MAX],
+			 const char *job)
 {
 	const char *argv[] = { "squeue", "-h", "-t", "all", "-j", job, "-o", "%T %N", NULL };
 	struct runner r = RUNNER_INIT;
-	char st[24] = "", nd[64] = "";
-	int ret = -1;
+	enum answer ret = A_FAILED;
 
-	if (call(&r, argv, NULL, NULL) < 0) {
+	junk[0] = '\0';
+	if (call(&r, argv, NULL, NULL, SQUEUE_CALL_TIMEOUT) < 0) {
 		tn_error_clear();
-	} else if (r.result.status == 0) {
-		ret = 0;
-		if (r.result.out && sscanf(r.result.out, "%23s %63s", st, nd) >= 1) {
-			snprintf(state, 24, "%s", st);
-			if (nd[0] && strcmp(nd, "(null)"))
-				snprintf(node, 64, "%s", nd);
-			ret = 1;
+	} else if (r.result.status == 0 && !r.result.timed_out) {
+		switch (slurm_read_answer(state, node, junk, r.result.out)) {
+		case 1:
+			ret = A_STATE;
+			break;
+		case 0:
+			ret = A_GONE;
+			break;
+		default:
+			ret = A_UNREADABLE;
 		}
 	}
 	runner_release(&r);
@@ -222,16 +345,37 @@ static int read_status(const char *path)
 	return v;
 }
 
-/* Follows one submitted job to its end (or cancels it at the deadline or
- * on tn_cancelled()). Leaves state, node and out's flags set. */
-static void follow(struct slurm_result *out, const struct slurm_opts *o, const char *status,
-		   const char *log, double deadline)
+/* Waits up to STATUS_WAIT for the status file to show; whether it did. */
+static int status_shows(const char *status)
 {
-	unsigned fails = 0;
+	double end = now_seconds() + STATUS_WAIT;
+
+	while (read_status(status) < 0) {
+		if (now_seconds() >= end || tn_cancelled())
+			return 0;
+		nap(0.2);
+	}
+	return 1;
+}
+
+/*
+ * Follows one submitted job to its end (or cancels it at the deadline or
+ * on tn_cancelled()). Leaves state, node and out's flags set. The status
+ * file wins over an answer of squeue's that failed or could not be read;
+ * one that says the job is still there is waited for (Slurm may yet end
+ * it otherwise). 0, or -1 with message when squeue's answers could not
+ * be read SQUEUE_FAILS times in a row and the job left no status (it is
+ * cancelled: tuner cannot follow it).
+ */
+static int follow(struct slurm_result *out, const struct slurm_opts *o, const char *status,
+		  const char *log, double deadline)
+{
+	unsigned fails = 0, unreadable = 0;
+	enum answer q = A_STATE;
+	struct said said = { 0, 0 };
+	char junk[SLURM_JUNK_MAX];
 
 	for (;;) {
-		int q;
-
 		if (tn_cancelled() || (deadline > 0 && now_seconds() >= deadline)) {
 			if (tn_cancelled())
 				out->cancelled = 1;
@@ -239,22 +383,38 @@ static void follow(struct slurm_result *out, const struct slurm_opts *o, const c
 				out->timed_out = 1;
 			log_append(log, "== tuner: cancelling slurm job %s\n", out->job);
 			cancel(out->job, log);
-			return;
+			return 0;
 		}
-		q = query(out->state, out->node, out->job);
-		if (q == 1 && slurm_state_ended(out->state))
-			return;
-		if (q == 0)
-			return;
-		fails = q < 0 ? fails + 1 : 0;
+		/* Not another call (which may hang) when the last one did not
+		 * answer and the job has ended meanwhile. */
+		if ((q == A_FAILED || q == A_UNREADABLE) && read_status(status) >= 0)
+			return 0;
+		q = query(out->state, out->node, junk, out->job);
+		if (q == A_GONE || (q == A_STATE && slurm_state_ended(out->state)))
+			return 0;
+		if (junk[0])
+			say_junk(&said, out->job, junk, q == A_UNREADABLE, log);
+		if ((q == A_FAILED || q == A_UNREADABLE) && read_status(status) >= 0)
+			return 0;
+		fails = q == A_FAILED ? fails + 1 : 0;
+		unreadable = q == A_UNREADABLE ? unreadable + 1 : 0;
 		if (fails >= SQUEUE_FAILS) {
 			/* squeue no longer answers for it: done if it left
 			 * its status, else lost. */
 			snprintf(out->state, sizeof(out->state), "UNKNOWN");
-			return;
+			return 0;
 		}
-		if (read_status(status) >= 0 && q < 0)
-			return;
+		if (unreadable >= SQUEUE_FAILS) {
+			/* Not "still running", not lost: unknown, and said. */
+			if (status_shows(status))
+				return 0;
+			log_append(log, "== tuner: cancelling slurm job %s\n", out->job);
+			cancel(out->job, log);
+			return tn_error("cannot read squeue's answer about slurm job %s (%u times: "
+					"'%s'), and the job left no status: cancelled it, not "
+					"recorded as a build (is the squeue in PATH Slurm's own? see "
+					"docs/cluster.md)", out->job, unreadable, junk);
+		}
 		nap(o->poll);
 	}
 }
@@ -306,15 +466,18 @@ int slurm_run(struct slurm_result *out, const struct slurm_opts *o, const char *
 		id = strtoul(out->job, NULL, 10);
 		guard_watch_job((unsigned)id);
 		log_append(log, "== tuner: submitted slurm job %s\n", out->job);
-		follow(out, o, status, log, deadline);
+		if (follow(out, o, status, log, deadline) < 0) {
+			guard_unwatch_job((unsigned)id);
+			goto out;
+		}
 		if (out->cancelled || out->timed_out) {
 			/* Until it is gone, the guard still cancels it if
 			 * tuner dies now. */
 			for (int t = 0; t < 20; t++) {
-				char s2[24] = "", n2[64] = "";
-				int q = query(s2, n2, out->job);
+				char s2[24] = "", n2[64] = "", j2[SLURM_JUNK_MAX];
+				enum answer q = query(s2, n2, j2, out->job);
 
-				if (q <= 0 || slurm_state_ended(s2))
+				if (q != A_STATE || slurm_state_ended(s2))
 					break;
 				nap(0.5);
 				if (t == 10)
