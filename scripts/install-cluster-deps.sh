@@ -9,21 +9,10 @@ set -eu
 
 PKGS="slurmctld slurmd slurm-client munge distcc"
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
+. "$(dirname "$0")/sudo.sh"
+# shellcheck disable=SC2086
+missing=$(missing_packages $PKGS)
 [ -z "$missing" ] && exit 0
 
-echo "install-cluster-deps: installing:$missing" >&2
-. "$(dirname "$0")/sudo.sh"
-if [ "$SUDO" = need-root ]; then
-	echo "install-cluster-deps: need root (or sudo) to install:$missing" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt_install install-cluster-deps $missing

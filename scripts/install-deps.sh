@@ -22,25 +22,14 @@ PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev li
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
 ccache clang libclang-rt-14-dev chromium fonts-dejavu-core python3-optuna r-cran-irace time jq cmark-gfm"
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
+. "$(dirname "$0")/sudo.sh"
+# shellcheck disable=SC2086
+missing=$(missing_packages $PKGS)
 if [ -z "$missing" ]; then
 	"$(dirname "$0")/qemu-plugin-h.sh" >/dev/null
 	exit 0
 fi
 
-echo "tuner: installing missing Debian packages:$missing" >&2
-. "$(dirname "$0")/sudo.sh"
-if [ "$SUDO" = need-root ]; then
-	echo "tuner: need root (or sudo) to install:$missing" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+apt_install tuner $missing
 "$(dirname "$0")/qemu-plugin-h.sh" >/dev/null

@@ -41,12 +41,8 @@ update() {
 	updated=1
 }
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
+# shellcheck disable=SC2086
+missing=$(missing_packages $PKGS)
 if [ -n "$missing" ]; then
 	echo "install-kernel-deps: installing:$missing" >&2
 	[ "$SUDO" = need-root ] && { echo "install-kernel-deps: need root (or sudo)" >&2; exit 1; }

@@ -150,3 +150,13 @@ objectives:
   - {name: throughput, goal: max}
 EOF
 }
+
+# watch_history NOTIFY: bisect_history at POS 19 in $TMPDIR/h (commits:
+# its ids good..bad in order) and its study $TMPDIR/s.yaml (noisy seed 7,
+# make_noisy's $noisy) with watch.notify's command NOTIFY (YAML, quoted).
+watch_history() {
+	bisect_history "$TMPDIR/h" 19
+	mapfile -t commits < <(git -C "$TMPDIR/h" rev-list --reverse good..bad)
+	bisect_study "$TMPDIR/s.yaml" "$TMPDIR/h" "$noisy" 7
+	printf 'watch:\n  notify: {command: %s, timeout: 30}\n' "$1" >>"$TMPDIR/s.yaml"
+}

@@ -106,6 +106,17 @@ expect_exit() {
 	[ "$rc" -eq "$want" ] || fail "exit $rc, want $want: $* ($(tail -n 5 "$out"))"
 }
 
+# try OUT CMD...: runs CMD with its output in OUT, its status in rc
+# (set -e stays on around it).
+try() {
+	local out=$1
+	shift
+	set +e
+	"$@" >"$out" 2>&1
+	rc=$?
+	set -e
+}
+
 # Number of journal records of a type ("build", "measure").
 count_records() {
 	grep -c "\"type\":\"$2\"" "$1" || true

@@ -14,16 +14,6 @@
 #  7. output that cannot be written (/dev/full, closed pipe) exits non-zero
 . "$ROOT/tests/e2e/lib.sh"
 
-# try OUT CMD...: runs CMD with its output in OUT, its status in rc.
-try() {
-	local out=$1
-	shift
-	set +e
-	"$@" >"$out" 2>&1
-	rc=$?
-	set -e
-}
-
 repo=$TMPDIR/repo
 make_repo "$repo"
 # Measurements are counted outside the results ($TMPDIR/measured).

@@ -28,16 +28,6 @@
 #     it fail with a message (EFBIG), not a silent death by SIGXFSZ
 . "$ROOT/tests/e2e/lib.sh"
 
-# try OUT CMD...: runs CMD with its output in OUT, its status in rc.
-try() {
-	local out=$1
-	shift
-	set +e
-	"$@" >"$out" 2>&1
-	rc=$?
-	set -e
-}
-
 repo=$TMPDIR/repo
 make_repo "$repo"
 cat >"$repo/study.yaml" <<'EOF2'

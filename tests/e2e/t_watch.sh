@@ -14,13 +14,7 @@ git_test_env
 make_noisy
 . "$ROOT/tests/e2e/bisect_history.sh"
 BISECT_SUBJECT='fp_rx: hash <img src=x onerror=alert(1)> `x` [y](javascript:alert(2)) **z**' \
-	bisect_history "$TMPDIR/h" 19
-mapfile -t commits < <(git -C "$TMPDIR/h" rev-list --reverse good..bad)
-bisect_study "$TMPDIR/s.yaml" "$TMPDIR/h" "$noisy" 7
-cat >>"$TMPDIR/s.yaml" <<EOF2
-watch:
-  notify: {command: 'cp "\$TUNER_WATCH_REPORT" "$TMPDIR/mail.md"; echo "\$TUNER_WATCH_RESULT \$TUNER_WATCH_COMMIT" >"$TMPDIR/mail.txt"', timeout: 30}
-EOF2
+	watch_history "'cp \"\$TUNER_WATCH_REPORT\" \"$TMPDIR/mail.md\"; echo \"\$TUNER_WATCH_RESULT \$TUNER_WATCH_COMMIT\" >\"$TMPDIR/mail.txt\"'"
 res=$TMPDIR/w
 watch() { "$TUNER" watch -q "$TMPDIR/s.yaml" --branch ci --once --results "$res" "$@"; }
 

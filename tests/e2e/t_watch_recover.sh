@@ -13,14 +13,8 @@
 git_test_env
 make_noisy
 . "$ROOT/tests/e2e/bisect_history.sh"
-bisect_history "$TMPDIR/h" 19
-mapfile -t commits < <(git -C "$TMPDIR/h" rev-list --reverse good..bad)
-bisect_study "$TMPDIR/s.yaml" "$TMPDIR/h" "$noisy" 7
 # The first run of the notify command kills the watch that runs it.
-cat >>"$TMPDIR/s.yaml" <<EOF2
-watch:
-  notify: {command: 'echo "\$TUNER_WATCH_RESULT \$TUNER_WATCH_COMMIT" >>"$TMPDIR/notified"; if [ ! -e "$TMPDIR/killed" ]; then touch "$TMPDIR/killed"; kill -KILL \$PPID; sleep 5; fi', timeout: 30}
-EOF2
+watch_history "'echo \"\$TUNER_WATCH_RESULT \$TUNER_WATCH_COMMIT\" >>\"$TMPDIR/notified\"; if [ ! -e \"$TMPDIR/killed\" ]; then touch \"$TMPDIR/killed\"; kill -KILL \$PPID; sleep 5; fi'"
 res=$TMPDIR/w
 # --alpha 0.01: this history names commit 19 at p = 0.0007 (deterministic).
 watch() { "$TUNER" watch -q "$TMPDIR/s.yaml" --branch ci --once --alpha 0.01 --results "$res" "$@"; }
