@@ -174,6 +174,13 @@ static void test_diff__huge(void **state)
 	diff_compare(&e, &a, &b, 0, 0, 0.95);
 	assert_int_equal(e.verdict, DIFF_UNCLEAR);
 	assert_true(e.lo < 0 && e.hi > 0);
+	/* An error beyond a double relative to its value: an infinite
+	 * interval, no clear change, nothing NaN. */
+	a = (struct diff_side){ 1e-10, 1e300, 4 };
+	b = (struct diff_side){ 1, 0.1, 4 };
+	diff_compare(&e, &a, &b, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_UNCLEAR);
+	assert_true(isinf(e.lo) && e.lo < 0 && isinf(e.hi) && e.hi > 0);
 	/* A tiny A, a huge B: a ratio beyond any double. The change is
 	 * infinite, and clearly worse. */
 	a = (struct diff_side){ 1e-300, 1e-302, 4 };

@@ -33,8 +33,16 @@ static void var_add(struct var_sum *v, double sd, double df)
 	double u;
 
 	sd = fabs(sd);
-	if (!(sd > 0))
+	if (!(sd > 0) || isinf(v->scale))
 		return;
+	if (isinf(sd)) {
+		/* A term beyond a double (an error 1e300 times its value):
+		 * the sum is infinite, the others nothing beside it. */
+		v->scale = INFINITY;
+		v->sum = 1;
+		v->den = 0;
+		return;
+	}
 	if (sd > v->scale) {
 		double r = v->scale / sd;
 

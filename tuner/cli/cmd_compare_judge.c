@@ -146,12 +146,9 @@ void compare_same(struct cmp_same *out, const struct run_result *res)
 	out->builds = B->nbuilds;
 	out->shared = ta + tb;
 	out->one = (B->nbuilds && tb == B->nbuilds) || (A->nbuilds && ta == A->nbuilds);
-	for (k = 0; k < A->nbuilds && k < B->nbuilds; k++) {
-		if (!A->build_code[k][0] || strcmp(A->build_code[k], B->build_code[k]))
-			continue;
-		if (!out->code)
+	for (k = 0; !out->code && k < A->nbuilds && k < B->nbuilds; k++)
+		if (A->build_code[k][0] && !strcmp(A->build_code[k], B->build_code[k]))
 			out->code = A->build_code[k];
-	}
 	out->alike = out->code && !out->shared;
 	for (k = 0; out->alike && k < A->nbuilds; k++)
 		out->alike = k < B->nbuilds && A->build_code[k][0] &&
