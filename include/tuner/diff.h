@@ -19,6 +19,12 @@
  * size, a model's count; or samples that never varied), the change is
  * exact: [rel, rel]. A side with one sample of a noisy objective has an
  * error of 0 that knows nothing of the noise: no interval, said so.
+ * Nothing here squares a value or an error as it is: the test is made on
+ * the values divided by the larger of |a| and |b|, and the sums of
+ * variances (Welch-Satterthwaite's squares of them too) relative to their
+ * largest term, so any finite values give the right verdict and an
+ * interval (62 -> 1e100 is "worse" for a minimized objective, not an
+ * interval of NaNs); a change or bound beyond a double is infinite.
  *
  * The verdict follows the objective's goal: "better" or "worse" when the
  * interval excludes 0 on that side, "no clear change" when it holds 0,

@@ -86,8 +86,9 @@ struct results {
 /*
  * Reads dir/pareto.json (dir NULL: results/<s->name>) and places its
  * configurations in s's space. 0, or -1 with a message naming the file
- * (missing: "run the study first"; not a tuner results file; another
- * study's). Caller releases out with results_release().
+ * (missing: "run the study first"; not a tuner results file; a field of
+ * the wrong type; one configuration id twice, with the line of the second;
+ * another study's). Caller releases out with results_release().
  */
 int results_load(struct results *out, const struct study *s, const char *dir);
 void results_release(struct results *r);

@@ -146,6 +146,14 @@ struct config_result {
 	/* The configuration whose build has the same code (codeid.h) and
 	 * was measured for it, its samples shared; "" when none. */
 	char same_code_as[17];
+	/* nbuilds, each build's code id ("" unknown: not built, or an
+	 * artifact it could not read) and the configuration whose build was
+	 * measured for it, as an index into run_result.configs: its own,
+	 * another's when it is that one's twin (measure.same_code: share;
+	 * two revisions of one flag string have one id, so an index),
+	 * SIZE_MAX when it was not built */
+	char (*build_code)[41];
+	size_t *build_lead;
 };
 
 /* build.equivalent: skip: a prediction that GCC ignores some kinds of

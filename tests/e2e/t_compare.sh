@@ -196,6 +196,54 @@ echo "layout luck: run-noise-only test significant in $naive of 15; false claims
 [ $naive -ge 8 ] || fail "the run-noise-only test should be fooled by layout luck ($naive of 15)"
 [ $luck -le 1 ] || fail "layout luck passed for an effect $luck times of 15"
 
+# Two flag strings that build the same code, judged by a measure command
+# that reads the flags (noisy), under measure.same_code: share (the
+# default): B is A's twin, measured once. compare says so before any
+# figure, with the code id and the way out, and claims nothing.
+study 3 0.005 0 | grep -v 'same_code: separate' >"$TMPDIR/share.yaml"
+"$TUNER" compare -q "$TMPDIR/share.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--fail-on change --results "$TMPDIR/csame" >"$TMPDIR/osame" 2>"$TMPDIR/esame" ||
+	fail "same code: exit $?: $(cat "$TMPDIR/osame" "$TMPDIR/esame")"
+cat "$TMPDIR/osame"
+code=$(jq -r 'select(.type == "build") | .code' "$TMPDIR/csame/journal.jsonl" | sort -u)
+[ "$(echo "$code" | wc -l)" -eq 1 ] && [ ${#code} -eq 40 ] || fail "same code: the builds' codes: $code"
+[ "$(count_records "$TMPDIR/csame/journal.jsonl" measure)" -eq 5 ] ||
+	fail "same code: $(count_records "$TMPDIR/csame/journal.jsonl" measure) measurements, want 5 (one side)"
+# The fourth line, before the first objective's, says it.
+sed -n 4p "$TMPDIR/osame" | grep -q "^A and B built the same code (code id ${code:0:12})" ||
+	fail "same code: not said first: $(cat "$TMPDIR/osame")"
+tr '\n' ' ' <"$TMPDIR/osame" | grep -q 'one program, measured once and shared, so this comparison cannot tell them apart' ||
+	fail "same code: what it means is not said"
+tr '\n' ' ' <"$TMPDIR/osame" | grep -q 'set measure.same_code: separate in the study' ||
+	fail "same code: no word of measure.same_code: separate"
+grep -q '^speed (max): A [0-9.]* ±[0-9.]* (n=5), B the same measurements$' "$TMPDIR/osame" ||
+	fail "same code: the speed line"
+[ "$(verdict "$TMPDIR/osame")" = "not compared: A and B are one program (the same code, measured once)" ] ||
+	fail "same code: verdict $(verdict "$TMPDIR/osame")"
+if grep -q 'no significant difference\|p = 1$\|B is better' "$TMPDIR/osame"; then
+	fail "same code: a verdict on one program's samples: $(cat "$TMPDIR/osame")"
+fi
+grep -q 'note: --fail-on change: speed: not compared: .*, so not failing' "$TMPDIR/esame" ||
+	fail "same code, --fail-on change: $(cat "$TMPDIR/esame")"
+"$TUNER" compare -q "$TMPDIR/share.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/csame" --format md >"$TMPDIR/osame.md"
+grep -q "^- \*\*A and B built the same code\*\* (code id \`${code:0:12}\`)" "$TMPDIR/osame.md" ||
+	fail "same code, md: $(cat "$TMPDIR/osame.md")"
+"$TUNER" compare -q "$TMPDIR/share.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/csame" --format json >"$TMPDIR/osame.json" 2>"$TMPDIR/esame"
+jq -e --arg c "$code" '.same_code.code == $c and .same_code.one_program and .outcome == "same_code"' \
+	"$TMPDIR/osame.json" >/dev/null || fail "same code, json: $(jq -c . "$TMPDIR/osame.json")"
+grep -q '^tuner: compare: A and B built the same code' "$TMPDIR/esame" || fail "same code, json: stderr"
+# Measured each (separate): a note, and the flags' true 2% found.
+study 3 0.005 0 >"$TMPDIR/s.yaml"
+"$TUNER" compare -q "$TMPDIR/s.yaml" --a "" --b "-fa" --repeats 5 --layout-sd 0 \
+	--results "$TMPDIR/csep" >"$TMPDIR/osep"
+tr '\n' ' ' <"$TMPDIR/osep" | grep -q "note: A and B built the same code (code id ${code:0:12}), each measured (measure.same_code: separate)" ||
+	fail "separate: no note: $(cat "$TMPDIR/osep")"
+[ "$(verdict "$TMPDIR/osep")" = "B is better" ] || fail "separate: verdict $(verdict "$TMPDIR/osep")"
+# Different code: nothing said.
+if grep -q "same code" "$TMPDIR/o5"; then fail "different code: $(cat "$TMPDIR/o5")"; fi
+
 # Usage.
 "$TUNER" compare --help | grep -q '^usage: tuner compare' || fail "--help"
 diff <("$TUNER" compare --help) <("$TUNER" help compare) || fail "help differs"

@@ -168,6 +168,90 @@ grep -qE ' -O2 -fno-reorder-blocks +[0-9.]+ ±[0-9.]+ +[0-9.]+ ±[0-9.]+ +-2[4-8
 "$TUNER" diff "$S" --results "$DA" --results "$DA" >/dev/null 2>"$TMPDIR/same.err" || fail "same"
 grep -q 'A and B are the same results' "$TMPDIR/same.err" || fail "same note: $(cat "$TMPDIR/same.err")"
 
+# Damaged results (read only, refused or read right). B's pareto.json
+# concatenated with itself: every configuration twice, refused with the
+# file, the line of the second and the id, not 8 "only in B".
+dup=$TMPDIR/dup
+cp -r "$DB" "$dup"
+python3 - "$dup/pareto.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["configs"] += d["configs"]
+json.dump(d, open(sys.argv[1], "w"), indent=1)
+PY
+id0=$(jq -r '.configs[0].config' "$dup/pareto.json")
+line=$(grep -n "\"config\": \"$id0\"" "$dup/pareto.json" | sed -n 2p | cut -d: -f1)
+first=$(grep -n "\"config\": \"$id0\"" "$dup/pareto.json" | sed -n 1p | cut -d: -f1)
+set +e
+"$TUNER" diff "$S" --results "$DA" --results "$dup" >"$TMPDIR/dup.out" 2>"$TMPDIR/dup.err"
+rc=$?
+set -e
+[ $rc -eq 2 ] || fail "duplicate ids: exit $rc, want 2: $(cat "$TMPDIR/dup.out" "$TMPDIR/dup.err")"
+grep -qx "tuner: $dup/pareto.json:$line: 'configs\[8\].config': configuration $id0 is there twice (first at configs\[0\], line $first)" \
+	"$TMPDIR/dup.err" || fail "duplicate ids: $(cat "$TMPDIR/dup.err")"
+[ -s "$TMPDIR/dup.out" ] && fail "duplicate ids: printed $(cat "$TMPDIR/dup.out")"
+# The same as A (the first side), and one configuration twice in place.
+set +e
+"$TUNER" diff "$S" --results "$dup" --results "$DB" >/dev/null 2>"$TMPDIR/dup.err"; r1=$?
+set -e
+[ $r1 -eq 2 ] && grep -q "^tuner: $dup/pareto.json:$line: " "$TMPDIR/dup.err" ||
+	fail "duplicate ids in A: $r1 $(cat "$TMPDIR/dup.err")"
+python3 - "$DB/pareto.json" "$dup/pareto.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["configs"].insert(5, d["configs"][2])
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+set +e
+"$TUNER" diff "$S" --results "$DA" --results "$dup" >/dev/null 2>"$TMPDIR/dup.err"; r1=$?
+set -e
+[ $r1 -eq 2 ] && grep -q "'configs\[5\].config': configuration $(jq -r '.configs[2].config' "$DB/pareto.json") is there twice (first at configs\[2\], line [0-9]*)$" \
+	"$TMPDIR/dup.err" || fail "one duplicate: $r1 $(cat "$TMPDIR/dup.err")"
+
+# Huge values, finite: B's speed of one configuration 1e100 (A's about
+# 1000) is better, not "no clear change" with an interval of NaNs; one
+# with huge spreads (1e200) has a finite interval over 0, unclear.
+huge=$TMPDIR/huge
+cp -r "$DB" "$huge"
+python3 - "$huge/pareto.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = [c for c in d["configs"] if c["status"] == "ok"]
+ok[0]["objectives"]["speed"]["value"] = 1e100
+for k in ("sd", "run_sd", "layout_sd"):
+    ok[1]["objectives"]["speed"][k] = 1e200
+json.dump(d, open(sys.argv[1], "w"), indent=1)
+PY
+read -r hid wid < <(jq -r '[.configs[] | select(.status == "ok")] | "\(.[0].config) \(.[1].config)"' "$huge/pareto.json")
+"$TUNER" diff --all --objective speed "$S" --results "$DA" --results "$huge" >"$TMPDIR/huge.out" ||
+	fail "huge: $(cat "$TMPDIR/huge.out")"
+grep -qE "^$hid .* 1(\.0+)?e\+100 .* \+[0-9.]+e\+9[89]% \[\+[0-9.]+e\+9[89]%, \+[0-9.]+e\+9[89]%\] +better$" "$TMPDIR/huge.out" ||
+	fail "1e100: $(grep "^$hid" "$TMPDIR/huge.out")"
+grep -qE "^$wid .* \[-[0-9.]+e\+[0-9]+%, \+[0-9.]+e\+[0-9]+%\] +no clear change$" "$TMPDIR/huge.out" ||
+	fail "huge spread: $(grep "^$wid" "$TMPDIR/huge.out")"
+if grep -q '?' "$TMPDIR/huge.out"; then fail "huge: an unknown figure: $(cat "$TMPDIR/huge.out")"; fi
+"$TUNER" diff --format json --objective speed "$S" --results "$DA" --results "$huge" >"$TMPDIR/huge.json"
+jq -e --arg h "$hid" --arg w "$wid" '[.configs[] | select(.id == $h or .id == $w) |
+	.objectives.speed | .verdict == (if .b.value > 1e99 then "better" else "unclear" end) and .lo != null and .hi != null] == [true, true]' \
+	"$TMPDIR/huge.json" >/dev/null || fail "huge, json: $(jq -c '.configs[:3]' "$TMPDIR/huge.json")"
+# Non-finite numbers cannot be read: refused where they stand.
+for bad in 1e999 Infinity NaN -1e400; do
+	cp "$DB/pareto.json" "$huge/pareto.json"
+	python3 - "$huge/pareto.json" "$bad" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = [c for c in d["configs"] if c["status"] == "ok"]
+ok[0]["objectives"]["speed"]["value"] = "@BAD@"
+open(sys.argv[1], "w").write(json.dumps(d, indent=1).replace('"@BAD@"', sys.argv[2]))
+PY
+	line=$(grep -n "\"value\": $bad" "$huge/pareto.json" | cut -d: -f1)
+	set +e
+	"$TUNER" diff "$S" --results "$DA" --results "$huge" >/dev/null 2>"$TMPDIR/nf.err"; rc=$?
+	set -e
+	[ $rc -eq 2 ] && grep -q "^tuner: $huge/pareto.json:$line:[0-9]*: " "$TMPDIR/nf.err" ||
+		fail "value $bad: exit $rc, $(cat "$TMPDIR/nf.err")"
+done
+
 # Refused: one study and one --results, three studies, an objective that
 # is not there, a format, a directory without results.
 set +e

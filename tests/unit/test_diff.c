@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,43 +120,109 @@ static void test_diff__edges(void **state)
 	assert_string_equal(diff_verdict_key(DIFF_NO_INTERVAL), "no-interval");
 }
 
-/* Huge values (62 against 1e100 and beyond) keep their interval and
- * verdict: the terms' fourth powers once overflowed into "[?, ?] no
- * clear change" (issue 39). */
+/*
+ * Huge values and errors, finite all: no square (or square of a square,
+ * Welch-Satterthwaite's) may overflow into an infinite or NaN interval
+ * and a wrong "no clear change". 62 -> 1e100 is as clear as 62 -> 70.
+ */
 static void test_diff__huge(void **state)
 {
-	struct diff_side a = { 62, 0.5, 4 }, b = { 1e100, 1e97, 4 };
+	struct diff_side a = { 62, 0.5, 4 }, b = { 1e100, 0.6, 4 };
 	struct diff_est e;
+	const double bs[] = { 70, 1e50, 1e77, 1e100, 1e200, 1e300, DBL_MAX };
 
-	(void)state;
-	for (int k = 0; k < 3; k++) {
+	for (size_t i = 0; i < sizeof(bs) / sizeof(bs[0]); i++) {
+		b.value = bs[i];
 		diff_compare(&e, &a, &b, 0, 0, 0.95);
-		assert_int_equal(e.verdict, DIFF_WORSE);
-		assert_true(isfinite(e.lo) && isfinite(e.hi) && e.lo > 0 && e.lo < e.rel);
-		assert_true(e.df >= 4 && e.df <= 8);
-		close_to(e.rel, (b.value - 62) / 62, 1e-9 * e.rel);
+		if (e.verdict != DIFF_WORSE)
+			fail_msg("62 -> %g: %s, want worse", bs[i], diff_verdict_word(e.verdict));
+		if (!(e.lo > 0 && e.lo <= e.rel && e.rel <= e.hi && isfinite(e.rel)))
+			fail_msg("62 -> %g: %g [%g, %g]", bs[i], e.rel, e.lo, e.hi);
+		/* With B's error as large as its value, 1% of it: still clear. */
+		b.se = bs[i] / 100;
 		diff_compare(&e, &a, &b, 0, 1, 0.95);
-		assert_int_equal(e.verdict, DIFF_BETTER);
-		b.value *= 1e100;
-		b.se *= 1e100;
-	}
-	/* The same degrees of freedom whatever the scale. */
-	{
-		struct diff_side x = { 10, 1, 3 }, y = { 12, 2, 5 }, X = x, Y = y;
-		struct diff_est small, big;
+		if (e.verdict != DIFF_BETTER || !(e.lo > 0) || !isfinite(e.df))
+			fail_msg("62 -> %g ±%g: %s [%g, %g] df %g", bs[i], b.se,
+				 diff_verdict_word(e.verdict), e.lo, e.hi, e.df);
+		/* Welch's df does not depend on the scale: the terms' ratio is
+		 * (b/a se_a/a) / (b/100/a) whatever b. */
+		{
+			double r = pow(0.5 * 100 / 62, 2);
 
-		X.value *= 1e150, X.se *= 1e150, Y.value *= 1e150, Y.se *= 1e150;
-		diff_compare(&small, &x, &y, 0, 1, 0.95);
-		diff_compare(&big, &X, &Y, 0, 1, 0.95);
-		close_to(big.df, small.df, 1e-9 * small.df);
-		close_to(big.lo, small.lo, 1e-9);
-		close_to(big.hi, small.hi, 1e-9);
+			close_to(e.df, 4 * (1 + r) * (1 + r) / (1 + r * r), 1e-6);
+		}
+		/* ... and down: 1e100 -> 62 is 100% lower, clearly. */
+		diff_compare(&e, &b, &a, 0, 0, 0.95);
+		if (e.verdict != DIFF_BETTER || !(e.hi < 0) || !isfinite(e.lo))
+			fail_msg("%g -> 62: %s [%g, %g]", bs[i], diff_verdict_word(e.verdict), e.lo,
+				 e.hi);
+		b.se = 0.6;
 	}
-	/* An error past the largest double: no interval, not "no change". */
-	b.value = 1e300;
-	b.se = INFINITY;
+	/* The formula's figures at 1e100, by hand: rel = (b - a) / a, its
+	 * error sqrt(se_b^2 + (b/a)^2 se_a^2) / a, 4 + 4 df by Welch. */
+	b.value = 1e100;
 	diff_compare(&e, &a, &b, 0, 0, 0.95);
-	assert_int_equal(e.verdict, DIFF_NO_INTERVAL);
+	close_to(e.rel / ((1e100 - 62) / 62), 1, 1e-12);
+	{
+		double sd = 1e100 / 62 * 0.5 / 62, q = stats_t_quantile(0.975, 4);
+
+		close_to((e.hi - e.rel) / (q * sd), 1, 1e-9);
+	}
+	/* An error that dwarfs both values: no clear change, a finite one. */
+	b.value = 1e300;
+	b.se = 1e305;
+	diff_compare(&e, &a, &b, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_UNCLEAR);
+	assert_true(e.lo < 0 && e.hi > 0);
+	/* An error beyond a double relative to its value: an infinite
+	 * interval, no clear change, nothing NaN. */
+	a = (struct diff_side){ 1e-10, 1e300, 4 };
+	b = (struct diff_side){ 1, 0.1, 4 };
+	diff_compare(&e, &a, &b, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_UNCLEAR);
+	assert_true(isinf(e.lo) && e.lo < 0 && isinf(e.hi) && e.hi > 0);
+	/* A tiny A, a huge B: a ratio beyond any double. The change is
+	 * infinite, and clearly worse. */
+	a = (struct diff_side){ 1e-300, 1e-302, 4 };
+	b = (struct diff_side){ 1e300, 1e298, 4 };
+	diff_compare(&e, &a, &b, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_WORSE);
+	diff_compare(&e, &b, &a, 0, 0, 0.95);
+	assert_int_equal(e.verdict, DIFF_BETTER);
+	close_to(e.rel, -1, 1e-12);
+	/* Huge and exact (a size of 1e300 bytes): exact, worse. */
+	a = (struct diff_side){ 1e300, 0, 0 };
+	b = (struct diff_side){ 1.5e300, 0, 0 };
+	diff_compare(&e, &a, &b, 1, 0, 0.95);
+	assert_int_equal(e.exact, 1);
+	assert_int_equal(e.verdict, DIFF_WORSE);
+	close_to(e.rel, 0.5, 1e-12);
+}
+
+/* The summary of huge values: a geometric mean and a finite interval. */
+static void test_diff__huge_summary(void **state)
+{
+	struct diff_item it[2];
+	struct diff_summary s;
+
+	memset(it, 0, sizeof(it));
+	it[0].a = (struct diff_side){ 62, 0.5, 4 };
+	it[0].b = (struct diff_side){ 1e100, 1e98, 4 };
+	it[1].a = (struct diff_side){ 1e-200, 1e-202, 4 };
+	it[1].b = (struct diff_side){ 1e200, 1e198, 4 };
+	for (size_t i = 0; i < 2; i++)
+		diff_compare(&it[i].est, &it[i].a, &it[i].b, 0, 0, 0.95);
+	diff_summarize(&s, it, 2, 0.95);
+	assert_int_equal(s.count[DIFF_WORSE], 2);
+	assert_int_equal(s.ngeo, 2);
+	/* exp((ln(1e100/62) + ln(1e400)) / 2) - 1: too large for a double,
+	 * but not NaN; the interval around it not NaN either. */
+	assert_true(s.geo > 1e200 && !isnan(s.geo_lo) && !isnan(s.geo_hi));
+	assert_true(s.geo_lo <= s.geo && s.geo <= s.geo_hi);
+	/* One of them: ln(1e100/62) exactly, its interval finite. */
+	diff_summarize(&s, it, 1, 0.95);
+	close_to(log1p(s.geo) / log(1e100 / 62), 1, 1e-12);
+	assert_true(isfinite(s.geo_lo) && s.geo_lo > 1e90 && isfinite(s.geo_hi));
 }
 
 /*
@@ -255,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_diff__formula),
 		cmocka_unit_test(test_diff__edges),
 		cmocka_unit_test(test_diff__huge),
+		cmocka_unit_test(test_diff__huge_summary),
 		cmocka_unit_test(test_diff__coverage),
 		cmocka_unit_test(test_diff__summary),
 	};

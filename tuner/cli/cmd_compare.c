@@ -29,15 +29,14 @@ const char compare_usage[] =
 	"layout sd), and a verdict. The verdict claims a difference only when\n"
 	"Welch's test and the Mann-Whitney rank test on the same units both give\n"
 	"p < 0.05, so one outlier run cannot make a claim.\n\n"
+	"When A and B built the same code (one code id) it says so first. Measured\n"
+	"once (measure.same_code: share, the default), their samples are one\n"
+	"program's: the verdict is 'not compared', and a measure command that judges\n"
+	"anything but the artifact needs measure.same_code: separate.\n\n"
 	"With one layout seed a side nothing tells a flag's effect from the layout\n"
 	"luck of the two builds (2-4% on a router): the verdict is 'cannot separate\n"
 	"from layout noise' unless --layout-sd gives the layout spread to assume,\n"
 	"which widens the interval by it (0 for a target without layout noise).\n\n"
-	"When A and B build the same code (the allocated sections of the artifact)\n"
-	"and the study shares the measurements of equal code (measure.same_code:\n"
-	"share, the default), they are one program measured once: compare says so\n"
-	"first and compares nothing (a measure command that reads more than the\n"
-	"artifact needs measure.same_code: separate).\n\n"
 	"  --a FLAGS, --b FLAGS      the two flag strings\n"
 	"  --a-pgo off|on, --b-pgo off|on\n"
 	"                            PGO for A, for B (default off; on needs the\n"
@@ -68,7 +67,8 @@ const char compare_usage[] =
 	"  -j, --jobs N              parallel builds (default: number of CPUs)\n"
 	"  -q, --quiet               no progress on stderr\n"
 	"  -h, --help                this text\n\n"
-	"Exit status: 0 compared (whatever the verdict, unless --fail-on), 1 error\n"
+	"Exit status: 0 compared, or the same code (whatever the verdict, unless\n"
+	"--fail-on, which never fails on the same code), 1 error\n"
 	"(e.g. a build failed), 2 bad study file or option, 4 the verdict --fail-on\n"
 	"refuses, 130 interrupted.\n";
 
@@ -152,34 +152,11 @@ out:
 	return ret;
 }
 
-/* A and B are one program (compare_same_code()): said first, nothing
- * compared. */
-static int same_code(const struct study *d, const struct run_result *res,
-		     const struct compare_opts *o)
-{
-	const char *li = o->fmt == OUTFMT_MD ? "- " : "  ";
-
-	if (o->fmt == OUTFMT_JSON) {
-		compare_print_json(d, res, o, NULL, 0);
-		return EXIT_OK;
-	}
-	compare_print_head(d, res, o);
-	printf("%sA (%s) and B (%s) built the same code (the allocated sections of the "
-	       "artifact are equal), so they are one program: it was measured once and "
-	       "both sides have its samples, and no comparison can tell them apart.\n"
-	       "%sNothing is compared. If the measure command reads more than the artifact "
-	       "(the flags, its environment), set %smeasure.same_code: separate%s in the "
-	       "study to measure each build.\n", li, res->configs[0].id, res->configs[1].id,
-	       li, o->fmt == OUTFMT_MD ? "`" : "", o->fmt == OUTFMT_MD ? "`" : "");
-	fprintf(stderr, "tuner: compare: A and B built the same code: nothing compared "
-		"(measure.same_code: separate measures each)\n");
-	return EXIT_OK;
-}
-
 static int report(const struct study *d, const struct run_result *res,
 		  const struct compare_opts *o)
 {
 	const struct config_result *A, *B;
+	struct cmp_same same;
 	struct cmp_obj *c;
 	size_t n;
 	int ok, ret = EXIT_OK;
@@ -191,16 +168,17 @@ static int report(const struct study *d, const struct run_result *res,
 	A = &res->configs[0];
 	B = &res->configs[1];
 	ok = !strcmp(A->status, "ok") && !strcmp(B->status, "ok");
-	if (ok && compare_same_code(res))
-		return same_code(d, res, o);
 	n = ok ? d->nobjectives : 0;
+	compare_same(&same, res);
 	c = xcalloc(n + 1, sizeof(*c));
 	for (size_t i = 0; i < n; i++)
-		compare_judge(&c[i], d, A, B, i, o);
+		compare_judge(&c[i], d, A, B, i, o, &same);
 	if (o->fmt == OUTFMT_JSON)
-		compare_print_json(d, res, o, c, n);
+		compare_print_json(d, res, o, &same, c, n);
 	else
 		compare_print_head(d, res, o);
+	/* Before any figure: what they are figures of. */
+	compare_print_same(&same, o);
 	if (!ok) {
 		fprintf(stderr, "tuner: compare: A is %s, B is %s (see %s)\n", A->status, B->status,
 			res->results_dir);
@@ -221,7 +199,8 @@ static int report(const struct study *d, const struct run_result *res,
 		fprintf(stderr, "tuner: compare: %s: %s (--fail-on %s)\n", c[o->primary].ob->name,
 			c[o->primary].verdict, compare_fail_on_names[o->fail_on]);
 		ret = EXIT_VERDICT;
-	} else if (o->fail_on != FAIL_NEVER && c[o->primary].outcome == OUT_UNSEPARABLE) {
+	} else if (o->fail_on != FAIL_NEVER && (c[o->primary].outcome == OUT_UNSEPARABLE ||
+						c[o->primary].outcome == OUT_SAME)) {
 		fprintf(stderr, "tuner: compare: note: --fail-on %s: %s: %s, so not failing\n",
 			compare_fail_on_names[o->fail_on], c[o->primary].ob->name,
 			c[o->primary].verdict);

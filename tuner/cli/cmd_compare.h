@@ -34,8 +34,25 @@ struct compare_opts {
 	size_t primary;        /* its index in the study's objectives */
 };
 
-/* What compare found on one objective. */
-enum outcome { OUT_NONE, OUT_BETTER, OUT_WORSE, OUT_UNSEPARABLE };
+/* What compare found on one objective. OUT_SAME: A and B built the same
+ * code and were measured once (struct cmp_same), so not compared. */
+enum outcome { OUT_NONE, OUT_BETTER, OUT_WORSE, OUT_UNSEPARABLE, OUT_SAME };
+
+/*
+ * Whether A and B built the same code (codeid.h). Under measure.same_code:
+ * share a build of one side whose code is the other's is that one's twin:
+ * measured once, its samples shared. one: every build of a side is a twin
+ * of the other's, so A and B are one program and their measurements the
+ * same; shared: how many builds are twins (0 < shared, !one: a part of the
+ * samples is common to both). Under separate (shared 0), alike: every
+ * layout seed's A and B builds have the same code, measured each.
+ */
+struct cmp_same {
+	int one, alike;
+	size_t shared, builds; /* builds: a side's (the layout seeds) */
+	const char *code;      /* the first code the sides share, or NULL;
+	                          res's */
+};
 
 struct cmp_obj {
 	const struct objective *ob;
@@ -56,23 +73,28 @@ struct cmp_obj {
 /*
  * Objective i of study d, B against A, into *c: exactly for a size, else
  * by the clustered test (the layout seeds as units), its noise and the
- * layout band, and the verdict. The strings in *c are static or d's.
+ * layout band, and the verdict; a measured objective of one program
+ * (same->one) is OUT_SAME. The strings in *c are static or d's.
  */
 void compare_judge(struct cmp_obj *c, const struct study *d, const struct config_result *A,
-		   const struct config_result *B, size_t i, const struct compare_opts *o);
+		   const struct config_result *B, size_t i, const struct compare_opts *o,
+		   const struct cmp_same *same);
+/* Whether A and B (res's configurations 0 and 1) built the same code,
+ * into *out (its string is res's). */
+void compare_same(struct cmp_same *out, const struct run_result *res);
 /* --fail-on: 1 when c (the primary objective) has the outcome refused. */
 int compare_fails(const struct compare_opts *o, const struct cmp_obj *c);
 /* "never", "worse", "change", by enum fail_on. */
 extern const char *const compare_fail_on_names[];
-/* Whether A and B (res's two configurations) built the same code and so
- * share one program's samples (measure.same_code: share). */
-int compare_same_code(const struct run_result *res);
 
 /* ---- cmd_compare_print.c (stdout); K: layout seeds a side ---- */
 
 /* The heading and the two variants, as text or Markdown (o->fmt). */
 void compare_print_head(const struct study *d, const struct run_result *res,
 			const struct compare_opts *o);
+/* What *same found, said first (before any objective; nothing when the
+ * builds differ): text or Markdown on stdout, a note on stderr with JSON. */
+void compare_print_same(const struct cmp_same *same, const struct compare_opts *o);
 /* One objective as text. */
 void compare_print_text(const struct cmp_obj *c, unsigned K);
 /* The objectives c[0..n) as one Markdown table, then each test and its
@@ -81,6 +103,7 @@ void compare_print_md(const struct cmp_obj *c, size_t n, unsigned K);
 /* The whole comparison as one JSON document (n = 0: the variants did not
  * both measure). */
 void compare_print_json(const struct study *d, const struct run_result *res,
-			const struct compare_opts *o, const struct cmp_obj *c, size_t n);
+			const struct compare_opts *o, const struct cmp_same *same,
+			const struct cmp_obj *c, size_t n);
 
 #endif

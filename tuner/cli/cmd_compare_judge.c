@@ -105,7 +105,8 @@ static void compare_size(struct cmp_obj *c, const struct config_result *A,
 }
 
 void compare_judge(struct cmp_obj *c, const struct study *d, const struct config_result *A,
-		   const struct config_result *B, size_t i, const struct compare_opts *o)
+		   const struct config_result *B, size_t i, const struct compare_opts *o,
+		   const struct cmp_same *same)
 {
 	memset(c, 0, sizeof(*c));
 	c->ob = &d->objectives[i];
@@ -118,6 +119,48 @@ void compare_judge(struct cmp_obj *c, const struct study *d, const struct config
 		compare_size(c, A, B, i);
 	else
 		compare_objective(c, A, B, i, o);
+	if (same->one && !c->exact) {
+		/* B's samples are A's: a test of them against themselves
+		 * answers nothing (compare_print_same() says why). */
+		c->verdict = "not compared: A and B are one program (the same code, measured once)";
+		c->outcome = OUT_SAME;
+	}
+}
+
+/* How many builds of X are twins of configuration `other`'s. */
+static size_t twins_of(const struct config_result *X, size_t other)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < X->nbuilds; k++)
+		n += X->build_lead[k] == other;
+	return n;
+}
+
+void compare_same(struct cmp_same *out, const struct run_result *res)
+{
+	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
+	size_t ta = twins_of(A, 1), tb = twins_of(B, 0), k;
+
+	memset(out, 0, sizeof(*out));
+	out->builds = B->nbuilds;
+	out->shared = ta + tb;
+	out->one = (B->nbuilds && tb == B->nbuilds) || (A->nbuilds && ta == A->nbuilds);
+	for (k = 0; !out->code && k < A->nbuilds && k < B->nbuilds; k++)
+		if (A->build_code[k][0] && !strcmp(A->build_code[k], B->build_code[k]))
+			out->code = A->build_code[k];
+	out->alike = out->code && !out->shared;
+	for (k = 0; out->alike && k < A->nbuilds; k++)
+		out->alike = k < B->nbuilds && A->build_code[k][0] &&
+			     !strcmp(A->build_code[k], B->build_code[k]);
+	/* A twin across layout seeds (a layout seed that changes nothing):
+	 * name the code of one of the pairs. */
+	for (k = 0; !out->code && k < B->nbuilds; k++)
+		if (B->build_lead[k] == 0 && B->build_code[k][0])
+			out->code = B->build_code[k];
+	for (k = 0; !out->code && k < A->nbuilds; k++)
+		if (A->build_lead[k] == 1 && A->build_code[k][0])
+			out->code = A->build_code[k];
 }
 
 const char *const compare_fail_on_names[] = { "never", "worse", "change" };
@@ -127,12 +170,4 @@ int compare_fails(const struct compare_opts *o, const struct cmp_obj *c)
 	return (o->fail_on == FAIL_WORSE && c->outcome == OUT_WORSE) ||
 	       (o->fail_on == FAIL_CHANGE && (c->outcome == OUT_WORSE ||
 					      c->outcome == OUT_BETTER));
-}
-
-int compare_same_code(const struct run_result *res)
-{
-	const struct config_result *A = &res->configs[0], *B = &res->configs[1];
-
-	return res->nconfigs == 2 && (!strcmp(B->same_code_as, A->id) ||
-				      !strcmp(A->same_code_as, B->id));
 }

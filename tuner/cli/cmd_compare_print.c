@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd_compare.h"
 #include "cmd_doc.h"
@@ -11,8 +12,85 @@
 #include "tuner/numfmt.h"
 #include "tuner/outfmt.h"
 #include "tuner/study.h"
+#include "tuner/util.h"
 
-static const char *const outcome_names[] = { "none", "better", "worse", "unseparable" };
+static const char *const outcome_names[] = { "none", "better", "worse", "unseparable",
+					      "same_code" };
+
+/* What *same says, into sb (md: code in backticks); 0 when it has nothing
+ * to say. */
+static int same_text(struct strbuf *sb, const struct cmp_same *same, int md)
+{
+	const char *q = md ? "`" : "";
+
+	if (same->one) {
+		strbuf_addf(sb, "%sA and B built the same code%s (code id %s%.12s%s", md ? "**" : "",
+			    md ? "**" : "", q, same->code ? same->code : "?", q);
+		if (same->builds > 1)
+			strbuf_addf(sb, "; so did each of the %zu layout seeds", same->builds);
+		strbuf_addf(sb, "): their measurements are of one program, measured once and "
+			    "shared, so this comparison cannot tell them apart. If the measure "
+			    "command judges anything but the artifact (the flags, its environment, "
+			    "files of its own), set %smeasure.same_code: separate%s in the study "
+			    "to measure each build.", q, q);
+	} else if (same->shared) {
+		strbuf_addf(sb, "note: %zu of the %zu builds of A and B %s the same code as one "
+			    "of the other side's (code id %s%.12s%s): measured once and shared, "
+			    "their samples draw the comparison toward no difference; "
+			    "%smeasure.same_code: separate%s measures each build.", same->shared,
+			    2 * same->builds, same->shared == 1 ? "has" : "have", q,
+			    same->code ? same->code : "?", q, q, q);
+	} else if (same->alike) {
+		strbuf_addf(sb, "note: A and B built the same code (code id %s%.12s%s), each measured "
+			    "(%smeasure.same_code: separate%s): a difference below is the measure "
+			    "command's, not the code's.", q, same->code, q, q, q);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* s on stdout in lines of at most 78 columns (a longer word alone). */
+static void print_wrapped(const char *s)
+{
+	size_t col = 0;
+
+	while (*s) {
+		size_t n = strcspn(s, " ");
+
+		if (col && col + 1 + n > 78) {
+			putchar('\n');
+			col = 0;
+		} else if (col) {
+			putchar(' ');
+			col++;
+		}
+		fwrite(s, 1, n, stdout);
+		col += n;
+		s += n;
+		s += strspn(s, " ");
+	}
+	putchar('\n');
+}
+
+void compare_print_same(const struct cmp_same *same, const struct compare_opts *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (same_text(&sb, same, o->fmt == OUTFMT_MD)) {
+		/* JSON carries it (same_code); stderr only says what changes
+		 * the verdict, so a -q document comes alone otherwise. */
+		if (o->fmt == OUTFMT_JSON && same->one)
+			fprintf(stderr, "tuner: compare: %s\n", sb.buf);
+		else if (o->fmt == OUTFMT_JSON)
+			;
+		else if (o->fmt == OUTFMT_MD)
+			printf("- %s\n\n", sb.buf);
+		else
+			print_wrapped(sb.buf);
+	}
+	strbuf_release(&sb);
+}
 
 /* "1011 ±12 (n=20)"; exact: "100 k" (6 digits: enough for a byte count). */
 static void format_side(char *buf, size_t len, const struct cmp_obj *c, double m, double sd,
@@ -82,6 +160,10 @@ void compare_print_text(const struct cmp_obj *c, unsigned K)
 	if (c->exact) {
 		printf("%s (%s): A %s, B %s%s%s\n  B - A = %s, exact\n", ob->name,
 		       ob->maximize ? "max" : "min", a, b, *ob->unit ? " " : "", ob->unit, d);
+	} else if (c->outcome == OUT_SAME) {
+		/* B's samples are A's: no test of them against themselves. */
+		printf("%s (%s): A %s, B the same measurements\n", ob->name,
+		       ob->maximize ? "max" : "min", a);
 	} else {
 		format_interval(ci, sizeof(ci), &c->t);
 		numfmt_p(p, sizeof(p), c->t.p);
@@ -116,12 +198,20 @@ void compare_print_md(const struct cmp_obj *c, size_t n, unsigned K)
 			    ob->maximize ? "max" : "min");
 		format_side(buf, sizeof(buf), &c[i], c[i].ma, c[i].sda, c[i].na);
 		outfmt_cell(&tb, "%s", buf);
-		format_side(buf, sizeof(buf), &c[i], c[i].mb, c[i].sdb, c[i].nb);
-		outfmt_cell(&tb, "%s", buf);
-		format_diff(buf, sizeof(buf), &c[i]);
-		outfmt_cell(&tb, "%s", buf);
+		if (c[i].outcome == OUT_SAME) {
+			outfmt_cell(&tb, "the same measurements");
+			outfmt_cell(&tb, "-");
+		} else {
+			format_side(buf, sizeof(buf), &c[i], c[i].mb, c[i].sdb, c[i].nb);
+			outfmt_cell(&tb, "%s", buf);
+			format_diff(buf, sizeof(buf), &c[i]);
+			outfmt_cell(&tb, "%s", buf);
+		}
 		if (c[i].exact) {
 			outfmt_cell(&tb, "exact");
+			outfmt_cell(&tb, "-");
+		} else if (c[i].outcome == OUT_SAME) {
+			outfmt_cell(&tb, "-");
 			outfmt_cell(&tb, "-");
 		} else {
 			format_interval(buf, sizeof(buf), &c[i].t);
@@ -135,7 +225,7 @@ void compare_print_md(const struct cmp_obj *c, size_t n, unsigned K)
 	outfmt_table_release(&tb);
 	printf("\n");
 	for (size_t i = 0; i < n; i++) {
-		if (c[i].exact)
+		if (c[i].exact || c[i].outcome == OUT_SAME)
 			continue;
 		char *name = outfmt_md_text(c[i].ob->name);
 
@@ -198,8 +288,24 @@ static json_t *objective_json(const struct cmp_obj *c)
 	return j;
 }
 
+/* {"code": ID, "builds": N, "shared": N, "one_program": B} or null */
+static json_t *same_json(const struct cmp_same *same)
+{
+	json_t *j;
+
+	if (!same->code && !same->shared)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "code", same->code ? json_string(same->code) : json_null());
+	json_object_set_new(j, "one_program", json_boolean(same->one));
+	json_object_set_new(j, "shared_builds", json_integer((json_int_t)same->shared));
+	json_object_set_new(j, "measured_each", json_boolean(same->alike));
+	return j;
+}
+
 void compare_print_json(const struct study *d, const struct run_result *res,
-			const struct compare_opts *o, const struct cmp_obj *c, size_t n)
+			const struct compare_opts *o, const struct cmp_same *same,
+			const struct cmp_obj *c, size_t n)
 {
 	json_t *root = json_object(), *objs = json_array();
 
@@ -209,11 +315,11 @@ void compare_print_json(const struct study *d, const struct run_result *res,
 	json_object_set_new(root, "layout_seeds", json_integer(d->layout_samples));
 	json_object_set_new(root, "a", side_json(o, &res->configs[0], 0));
 	json_object_set_new(root, "b", side_json(o, &res->configs[1], 1));
+	json_object_set_new(root, "same_code", same_json(same));
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(objs, objective_json(&c[i]));
 	json_object_set_new(root, "objectives", objs);
 	json_object_set_new(root, "primary", json_string(d->objectives[o->primary].name));
-	json_object_set_new(root, "same_code", json_boolean(compare_same_code(res)));
 	json_object_set_new(root, "verdict", n ? json_string(c[o->primary].verdict) : json_null());
 	json_object_set_new(root, "outcome", n ? json_string(outcome_names[c[o->primary].outcome]) :
 			    json_null());

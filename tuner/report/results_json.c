@@ -165,8 +165,9 @@ static void value_se(struct results_value *v)
 		v->se = NAN;
 	} else if (v->layout_seeds >= 2 && isfinite(v->layout_sd) && isfinite(v->run_sd) &&
 		   v->n) {
-		v->se = sqrt(v->layout_sd * v->layout_sd / v->layout_seeds +
-			     v->run_sd * v->run_sd / (double)v->n);
+		/* hypot: the squares of a huge sd would overflow. */
+		v->se = hypot(v->layout_sd / sqrt(v->layout_seeds),
+			      v->run_sd / sqrt((double)v->n));
 	} else if (v->n >= 2 && isfinite(v->sd)) {
 		v->se = v->sd / sqrt((double)v->n);
 	} else if (v->n <= 1) {
@@ -229,12 +230,6 @@ static void read_config(struct reader *rd, struct results *r, size_t i, json_t *
 	size_t k;
 
 	rd_fixed(rd, c->id, sizeof(c->id), o, at, "config", 1, 1);
-	/* One configuration, one entry: a file with an id twice (edited,
-	 * concatenated) would match the wrong entry in every reader. */
-	for (size_t prev = 0; !rd->bad && prev < i; prev++)
-		if (!strcmp(r->configs[prev].id, c->id))
-			rd_bad(rd, at, "config", "'%s' is there twice (first at configs[%zu])",
-			       c->id, prev);
 	c->flags = rd_str(rd, o, at, "flags", 1, NULL);
 	c->pgo = rd_onoff(rd, o, at, "pgo", "on", "off");
 	c->status = rd_str(rd, o, at, "status", 1, NULL);
@@ -309,6 +304,90 @@ static void read_provenance(struct reader *rd, struct results *r, json_t *root)
 	free(machine);
 }
 
+static int cmp_config_at(const void *p, const void *q, void *arg)
+{
+	const struct results *r = arg;
+	const size_t *i = p, *j = q;
+	int c = strcmp(r->configs[*i].id, r->configs[*j].id);
+
+	return c ? c : (*i > *j) - (*i < *j);
+}
+
+/*
+ * The line of the nth (from 0) '"config": "ID"' in the file at path, or 0
+ * when it cannot be found (a key written with escapes, say). pareto.json
+ * holds that key only in its configurations.
+ */
+static int config_line(const char *path, const char *id, size_t nth)
+{
+	char *text, *p;
+	size_t len, idlen = strlen(id);
+	int line = 0;
+
+	if (read_file(&text, &len, path) < 0) {
+		tn_error_clear();
+		return 0;
+	}
+	for (p = text; (p = strstr(p, "\"config\"")); ) {
+		char *v = p + strlen("\"config\"");
+
+		v += strspn(v, " \t\r\n");
+		if (*v == ':') {
+			v++;
+			v += strspn(v, " \t\r\n");
+			if (*v == '"' && !strncmp(v + 1, id, idlen) && v[1 + idlen] == '"' &&
+			    !nth--) {
+				line = 1;
+				for (char *c = text; c < p; c++)
+					line += *c == '\n';
+				break;
+			}
+		}
+		p++;
+	}
+	free(text);
+	return line;
+}
+
+/*
+ * One configuration twice (an edited or concatenated file): refused,
+ * naming the second of the first pair, for a reader matching by id (tuner
+ * diff) would match one of them and call the other missing.
+ */
+static void check_duplicates(struct reader *rd, const struct results *r)
+{
+	size_t *at = xcalloc(r->nconfigs + 1, sizeof(*at));
+	size_t first = SIZE_MAX, second = SIZE_MAX;
+
+	for (size_t i = 0; i < r->nconfigs; i++)
+		at[i] = i;
+	qsort_r(at, r->nconfigs, sizeof(*at), cmp_config_at, (void *)r);
+	/* Sorted by id, then place: the first two of each id's run. */
+	for (size_t k = 1; k < r->nconfigs; k++) {
+		if (strcmp(r->configs[at[k - 1]].id, r->configs[at[k]].id) ||
+		    (k >= 2 && !strcmp(r->configs[at[k - 2]].id, r->configs[at[k]].id)))
+			continue;
+		if (at[k] < second) {
+			first = at[k - 1];
+			second = at[k];
+		}
+	}
+	if (second != SIZE_MAX) {
+		const char *id = r->configs[second].id;
+		int l1 = config_line(rd->path, id, 0), l2 = config_line(rd->path, id, 1);
+
+		rd->bad = 1;
+		if (l1 && l2)
+			tn_input_error_at(rd->path, l2, 0, "'configs[%zu].config': configuration %s is "
+					  "there twice (first at configs[%zu], line %d)", second, id,
+					  first, l1);
+		else
+			tn_input_error_at(rd->path, 0, 0, "'configs[%zu].config': configuration %s is "
+					  "there twice (first at configs[%zu])", second, id, first);
+	}
+	free(at);
+}
+
 static void read_root(struct reader *rd, struct results *r, json_t *root)
 {
 	json_t *src, *arr;
@@ -337,6 +416,8 @@ static void read_root(struct reader *rd, struct results *r, json_t *root)
 		return;
 	r->configs = xcalloc(json_array_size(arr) + 1, sizeof(*r->configs));
 	read_objects(rd, r, arr, "configs", &r->nconfigs, read_config);
+	if (!rd->bad)
+		check_duplicates(rd, r);
 }
 
 int results_parse(struct results *out, const char *path)

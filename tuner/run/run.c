@@ -358,6 +358,8 @@ void run_result_release(struct run_result *r)
 		for (size_t k = 0; k < cr->nbuilds; k++)
 			free(cr->build_dirs[k]);
 		free(cr->build_dirs);
+		free(cr->build_code);
+		free(cr->build_lead);
 		free(cr->flags);
 		free(cr->obj);
 		free(cr->value);

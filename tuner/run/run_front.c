@@ -179,6 +179,18 @@ static const char *config_status(struct run_ctx *ctx, struct unit *first, size_t
 	return status;
 }
 
+/* The configuration unit u of units[] belongs to (its index). */
+static size_t unit_config(const struct run_ctx *ctx, const struct unit *units,
+			  const struct unit *u)
+{
+	size_t i = (size_t)(u - units);
+
+	for (size_t c = 0; c < ctx->nconfigs; c++)
+		if (i >= ctx->cfg_first[c] && i < ctx->cfg_first[c] + ctx->cfg_units[c])
+			return c;
+	return SIZE_MAX;
+}
+
 void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		   struct unit *units, size_t nunits)
 {
@@ -223,6 +235,12 @@ void run_summarize(struct run_result *out, struct run_ctx *ctx,
 		for (size_t k = 0; k < L; k++)
 			if (atomic_load(&first[k].built) && first[k].build)
 				applied_merge(&cr->applied, &first[k].build->applied);
+		cr->build_code = xcalloc(L, sizeof(*cr->build_code));
+		cr->build_lead = xcalloc(L, sizeof(*cr->build_lead));
+		for (size_t k = 0; k < L; k++) {
+			memcpy(cr->build_code[k], first[k].code, sizeof(cr->build_code[k]));
+			cr->build_lead[k] = first[k].lead ? unit_config(ctx, units, first[k].lead) : SIZE_MAX;
+		}
 		for (size_t k = 0; k < L && !cr->same_code_as[0]; k++) {
 			const struct unit *lead = first[k].lead;
 			if (lead && lead != &first[k] && strcmp(lead->cfg.id, cr->id))
