@@ -179,15 +179,6 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * does not record the failure as the command's result), else 0.
  */
 int out_of_space(const char *log, const char *dir);
-/*
- * Whether a command that failed did so at the file size limit (ulimit
- * -f, RLIMIT_FSIZE), the environment's doing as a full disk is: its exit
- * status is 128 + SIGXFSZ (it, or the shell running it, was killed by
- * the signal), or the last 64 KiB of its log (NULL: none) say "File too
- * large" (EFBIG, where SIGXFSZ is ignored). 1 with a message saying
- * which, else 0.
- */
-int over_file_limit(int status, const char *log);
 /* Appends fmt, with what for its one %s, to the log file at path (a
  * line of tuner's own among a command's output); best effort. */
 void log_append(const char *path, const char *fmt, const char *what);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner: the command table and the entry point. */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,9 +118,5 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	/* Past a file size limit (ulimit -f) a write fails with EFBIG, which
-	 * tuner reports and stops on, rather than dying of SIGXFSZ with no
-	 * word. Children start with every signal at its default (runner.c). */
-	signal(SIGXFSZ, SIG_IGN);
 	return output_checked(dispatch(argc, argv));
 }

@@ -6,7 +6,6 @@
 #include "tuner/util.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -121,14 +120,15 @@ void log_append(const char *path, const char *fmt, const char *what)
 	fclose(f);
 }
 
-/* The last 64 KiB of the log file at path into tail (NUL-terminated);
- * its length, 0 when none. */
-static size_t log_tail(char tail[65536 + 1], const char *path)
+int out_of_space(const char *log, const char *dir)
 {
+	static const char *const signs[] = { "No space left on device", "Disk quota exceeded" };
+	char tail[65536 + 1];
+	struct statvfs vfs;
 	ssize_t n = 0;
 	int fd;
 
-	if (path && (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+	if (log && (fd = open(log, O_RDONLY | O_CLOEXEC)) >= 0) {
 		off_t end = lseek(fd, 0, SEEK_END);
 		off_t from = end > 65536 ? end - 65536 : 0;
 
@@ -136,40 +136,14 @@ static size_t log_tail(char tail[65536 + 1], const char *path)
 		close(fd);
 	}
 	tail[n > 0 ? n : 0] = '\0';
-	return n > 0 ? (size_t)n : 0;
-}
-
-int out_of_space(const char *log, const char *dir)
-{
-	static const char *const signs[] = { "No space left on device", "Disk quota exceeded" };
-	char tail[65536 + 1];
-	struct statvfs vfs;
-	size_t n = log_tail(tail, log);
-
 	for (size_t i = 0; i < ARRAY_SIZE(signs); i++)
-		if (n && memmem(tail, n, signs[i], strlen(signs[i])))
+		if (n > 0 && memmem(tail, (size_t)n, signs[i], strlen(signs[i])))
 			return tn_error("'%s' says \"%s\": the disk is full, not the command at "
 					"fault", log, signs[i]), 1;
 	if (dir && statvfs(dir, &vfs) == 0 &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < ((uint64_t)1 << 20))
 		return tn_error("'%s' has %llu bytes left: the disk is full, not the command at "
 				"fault", dir, (unsigned long long)vfs.f_bavail * vfs.f_frsize), 1;
-	return 0;
-}
-
-int over_file_limit(int status, const char *log)
-{
-	static const char sign[] = "File too large";
-	char tail[65536 + 1];
-	size_t n;
-
-	if (status == 128 + SIGXFSZ)
-		return tn_error("the command was killed by SIGXFSZ (exit %d): it reached the file "
-				"size limit (ulimit -f), not a fault of its own", status), 1;
-	n = log_tail(tail, log);
-	if (n && memmem(tail, n, sign, strlen(sign)))
-		return tn_error("'%s' says \"%s\": the file size limit (ulimit -f) was reached, "
-				"not the command at fault", log, sign), 1;
 	return 0;
 }
 
