@@ -179,6 +179,17 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * does not record the failure as the command's result), else 0.
  */
 int out_of_space(const char *log, const char *dir);
+/*
+ * Whether a command that failed with status (128 + a signal, or its
+ * shell's exit status) did so for the file size limit tuner runs under
+ * (and passes on to its commands), not for its own reasons: there is a
+ * limit, and the command died of SIGXFSZ (status 128 + SIGXFSZ) or the
+ * last 64 KiB of its log (NULL: none) say "File size limit exceeded" (a
+ * child of make's or gcc's that died of it) or "File too large" (EFBIG).
+ * 1 with a message saying which (the caller then does not record the
+ * failure as the command's result), else 0.
+ */
+int over_file_size_limit(const char *log, int status);
 /* Appends fmt, with what for its one %s, to the log file at path (a
  * line of tuner's own among a command's output); best effort. */
 void log_append(const char *path, const char *fmt, const char *what);
@@ -215,6 +226,9 @@ int dir_lock(int *fd, const char *dir);
 double now_seconds(void);
 /* Number of online CPUs, >= 1. */
 unsigned cpu_count(void);
+/* The file size limit tuner runs under (RLIMIT_FSIZE, `ulimit -f`) in
+ * bytes; 0 when there is none. */
+unsigned long long file_size_limit(void);
 
 /*
  * Cancellation: one process-wide flag, set from the SIGINT/SIGTERM handler

@@ -2,7 +2,8 @@
 # What tuner writes for others to read cannot be turned against them,
 # and paths stay inside, numbered as issue 39's items (4 is in
 # tests/unit/test_parse.c, 5 in t_watch_recover.sh, 6 in t_slurm.sh,
-# 7 in t_compare.sh, 8 in t_diff.sh, 10 in t_optin_deps.sh):
+# 7 in t_compare.sh, 8 in t_diff.sh, 9 in t_limits.sh, 10 in
+# t_optin_deps.sh):
 #  1. a file written by name (tuner report -o, results) is replaced only
 #     where it is a regular file or absent: "-" and /dev/stdout are
 #     standard output, a FIFO or a character device is written through

@@ -473,10 +473,12 @@ int build_run(struct build_record *out, const struct build_request *req)
 		ret = examine(&st, out, req, &e, artifact, log);
 
 done:
-	/* A full disk is not the build's result: not recorded, so a run
-	 * after space is freed builds it again. */
+	/* A full disk or tuner's file size limit is not the build's
+	 * result: not recorded, so a run after space is freed (the limit
+	 * lifted) builds it again. */
 	if (ret == 0 && (st == BUILD_FAILED || st == BUILD_TRAIN_FAILED ||
-			 st == BUILD_NO_ARTIFACT) && out_of_space(log, req->dir)) {
+			 st == BUILD_NO_ARTIFACT) &&
+	    (out_of_space(log, req->dir) || over_file_size_limit(log, out->exit_status))) {
 		char *why = xstrdup(tn_errmsg());
 
 		tn_error("build of %s [%s] failed: %s; not recorded as a failed build", c->id,

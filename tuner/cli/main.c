@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* tuner: the command table and the entry point. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -91,7 +92,11 @@ static int output_checked(int status)
 		err = errno ? errno : EIO;
 	if (!err)
 		return status;
-	fprintf(stderr, "tuner: cannot write the output: %s\n", strerror(err));
+	if (err == EFBIG && file_size_limit())
+		fprintf(stderr, "tuner: cannot write the output: %s (tuner's file size limit, "
+			"ulimit -f, is %llu bytes)\n", strerror(err), file_size_limit());
+	else
+		fprintf(stderr, "tuner: cannot write the output: %s\n", strerror(err));
 	return status == EXIT_OK ? EXIT_FAIL : status;
 }
 
@@ -118,5 +123,12 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* Under a file size limit (ulimit -f) a write past it fails with
+	 * EFBIG, said like any failed write, instead of killing tuner with
+	 * no word. The commands tuner runs get the default back (runner.c:
+	 * POSIX_SPAWN_SETSIGDEF), so a build past the limit still dies of
+	 * SIGXFSZ, which tuner tells from the build's own failures
+	 * (over_file_size_limit()). */
+	signal(SIGXFSZ, SIG_IGN);
 	return output_checked(dispatch(argc, argv));
 }

@@ -17,14 +17,22 @@
 #include "tuner/util.h"
 #include "run_priv.h"
 
-/* Records the outcome rec of run m->run of m->u. 0, or -1 when the run
- * stops (out of space: not recorded; or the journal failed). */
-static int record(struct mjob *m, struct measure_record *rec)
+/* Records the outcome rec of run m->run of m->u, whose command ended
+ * with status (-1: none). 0, or -1 when the run stops (out of space or
+ * past the file size limit: not recorded; or the journal failed). */
+static int record(struct mjob *m, struct measure_record *rec, int status)
 {
 	struct unit *u = m->u;
 	struct run_ctx *ctx = u->ctx;
+	int env_fault = 0;
 
-	if (!rec->ok && out_of_space(NULL, u->dir)) {
+	if (!rec->ok) {
+		char *log = measure_log_path(u->dir, ctx->s->testbeds[m->testbed]);
+
+		env_fault = out_of_space(NULL, u->dir) || over_file_size_limit(log, status);
+		free(log);
+	}
+	if (env_fault) {
 		/* Not the build's result: not recorded; the run stops. */
 		char *why = xstrdup(tn_errmsg());
 
@@ -88,7 +96,7 @@ static void record_no_boot(struct mjob *m, char *why)
 	rec.nvalues = k;
 	rec.error = xstrdup(why);
 	rec.deploy_failed = 1;
-	record(m, &rec);
+	record(m, &rec, -1);
 	measure_run_release(&rec);
 }
 
@@ -168,7 +176,7 @@ static int measure_once(struct mjob *m)
 		requeued = again(m);
 	} else {
 		run_lab_measured(ctx, m->testbed);
-		record(m, &rec);
+		record(m, &rec, status);
 	}
 	measure_run_release(&rec);
 out:

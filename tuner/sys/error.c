@@ -20,7 +20,11 @@ static void set_errv(const char *prefix, const char *fmt, va_list ap, int with_e
 	if (n < sizeof(errbuf))
 		n += (size_t)vsnprintf(errbuf + n, sizeof(errbuf) - n, fmt, ap);
 	if (with_errno && n < sizeof(errbuf))
-		snprintf(errbuf + n, sizeof(errbuf) - n, ": %s", strerror(saved));
+		n += (size_t)snprintf(errbuf + n, sizeof(errbuf) - n, ": %s", strerror(saved));
+	/* A write past the file size limit: say which limit. */
+	if (with_errno && saved == EFBIG && n < sizeof(errbuf) && file_size_limit())
+		snprintf(errbuf + n, sizeof(errbuf) - n,
+			 " (tuner's file size limit, ulimit -f, is %llu bytes)", file_size_limit());
 }
 
 int tn_error(const char *fmt, ...)

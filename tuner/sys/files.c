@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,30 +121,69 @@ void log_append(const char *path, const char *fmt, const char *what)
 	fclose(f);
 }
 
-int out_of_space(const char *log, const char *dir)
+/* The first of signs (NULL-terminated) that the last 64 KiB of the log
+ * at path (NULL: none) say, or NULL. */
+static const char *log_says(const char *path, const char *const *signs)
 {
-	static const char *const signs[] = { "No space left on device", "Disk quota exceeded" };
-	char tail[65536 + 1];
-	struct statvfs vfs;
+	static const size_t max = 65536;
+	char *tail;
 	ssize_t n = 0;
+	const char *found = NULL;
 	int fd;
 
-	if (log && (fd = open(log, O_RDONLY | O_CLOEXEC)) >= 0) {
+	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	tail = xmalloc(max);
+	{
 		off_t end = lseek(fd, 0, SEEK_END);
-		off_t from = end > 65536 ? end - 65536 : 0;
+		off_t from = end > (off_t)max ? end - (off_t)max : 0;
 
 		n = end > 0 ? pread(fd, tail, (size_t)(end - from), from) : 0;
-		close(fd);
 	}
-	tail[n > 0 ? n : 0] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(signs); i++)
-		if (n > 0 && memmem(tail, (size_t)n, signs[i], strlen(signs[i])))
-			return tn_error("'%s' says \"%s\": the disk is full, not the command at "
-					"fault", log, signs[i]), 1;
+	close(fd);
+	for (size_t i = 0; n > 0 && signs[i] && !found; i++)
+		if (memmem(tail, (size_t)n, signs[i], strlen(signs[i])))
+			found = signs[i];
+	free(tail);
+	return found;
+}
+
+int out_of_space(const char *log, const char *dir)
+{
+	static const char *const signs[] = { "No space left on device", "Disk quota exceeded",
+					     NULL };
+	struct statvfs vfs;
+	const char *sign = log_says(log, signs);
+
+	if (sign)
+		return tn_error("'%s' says \"%s\": the disk is full, not the command at "
+				"fault", log, sign), 1;
 	if (dir && statvfs(dir, &vfs) == 0 &&
 	    (uint64_t)vfs.f_bavail * vfs.f_frsize < ((uint64_t)1 << 20))
 		return tn_error("'%s' has %llu bytes left: the disk is full, not the command at "
 				"fault", dir, (unsigned long long)vfs.f_bavail * vfs.f_frsize), 1;
+	return 0;
+}
+
+int over_file_size_limit(const char *log, int status)
+{
+	/* SIGXFSZ's name, as make and gcc say a child died of it; EFBIG's,
+	 * from a writer that ignores the signal. */
+	static const char *const signs[] = { "File size limit exceeded", "File too large", NULL };
+	unsigned long long limit = file_size_limit();
+	const char *sign;
+
+	if (!limit)
+		return 0;
+	if (status == 128 + SIGXFSZ)
+		return tn_error("the command was killed by SIGXFSZ (status %d) under tuner's file "
+				"size limit (ulimit -f: %llu bytes): the limit, not the command "
+				"at fault", status, limit), 1;
+	sign = log_says(log, signs);
+	if (sign)
+		return tn_error("'%s' says \"%s\" under tuner's file size limit (ulimit -f: %llu "
+				"bytes): the limit, not the command at fault", log, sign,
+				limit), 1;
 	return 0;
 }
 

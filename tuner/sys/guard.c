@@ -90,6 +90,8 @@ static void cancel_jobs(const pid_t *jobs, size_t n)
 	}
 	pid = fork();
 	if (pid == 0) {
+		/* Ignored by tuner (main.c), inherited through fork and exec. */
+		signal(SIGXFSZ, SIG_DFL);
 		execvp(argv[0], argv);
 		_exit(127);
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* process: the monotonic clock, the CPU count and the cancellation flag (tuner/util.h) */
+/* process: the monotonic clock, the CPU count, the file size limit and the
+ * cancellation flag (tuner/util.h) */
 #include "tuner/util.h"
 
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +14,15 @@ double now_seconds(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+unsigned long long file_size_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return (unsigned long long)rl.rlim_cur;
 }
 
 unsigned cpu_count(void)
