@@ -164,8 +164,7 @@ int write_all(int fd, const void *data, size_t len);
  * atomically (a new temporary file beside it, then rename). What is not
  * tuner's to replace is not: "-" (and /dev/stdout, /dev/stderr,
  * /dev/fd/N) is the process's own stream, written through; a FIFO or a
- * character device (/dev/null, /dev/full, a terminal, /dev/stdout) is
- * written through, its errors returned (a FIFO that gets no reader
+ * character device (/dev/null, /dev/full, a terminal) is written through, its errors returned (a FIFO that gets no reader
  * within 5 s is an error); a symbolic link to anything else, a directory, a
  * block device or a socket is refused. 0, or -1 with a message naming
  * path.

@@ -80,11 +80,10 @@ void compare_print_same(const struct cmp_same *same, const struct compare_opts *
 	if (same_text(&sb, same, o->fmt == OUTFMT_MD)) {
 		/* JSON carries it (same_code); stderr only says what changes
 		 * the verdict, so a -q document comes alone otherwise. */
-		if (o->fmt == OUTFMT_JSON && same->one)
-			fprintf(stderr, "tuner: compare: %s\n", sb.buf);
-		else if (o->fmt == OUTFMT_JSON)
-			;
-		else if (o->fmt == OUTFMT_MD)
+		if (o->fmt == OUTFMT_JSON) {
+			if (same->one)
+				fprintf(stderr, "tuner: compare: %s\n", sb.buf);
+		} else if (o->fmt == OUTFMT_MD)
 			printf("- %s\n\n", sb.buf);
 		else
 			print_wrapped(sb.buf);

@@ -111,12 +111,6 @@ static void verdict_cell(struct outfmt_table *tb, const struct cmd_diff_row *r, 
 	strbuf_release(&sb);
 }
 
-static void flags_cell(struct outfmt_table *tb, const struct results_config *c, enum outfmt fmt)
-{
-	(void)fmt;
-	cmd_flags_cell(tb, c->flags, c->pgo);
-}
-
 /* The start of a line under a table: a bullet in Markdown, an indent in
  * text. */
 static const char *item(enum outfmt fmt)
@@ -230,7 +224,7 @@ static void print_objective(const struct cmd_diff *x, size_t o, enum outfmt fmt)
 		if (!shown(x, &it->est))
 			continue;
 		outfmt_cell(&tb, "%s", r->a->id);
-		flags_cell(&tb, r->a, fmt);
+		cmd_flags_cell(&tb, r->a->flags, r->a->pgo);
 		value_cell(&tb, r->a, &it->a);
 		value_cell(&tb, r->b, &it->b);
 		change_cell(&tb, &it->est);

@@ -158,15 +158,16 @@ static size_t failure_summary(const struct study *s, const struct run_result *re
 }
 
 /* build.equivalent: skip: what each prediction came to. */
-static void print_predictions(const struct run_result *res, const char *li)
+static void print_predictions(const struct run_result *res, enum outfmt fmt)
 {
+	const char *li = cmd_bullet(fmt);
+
 	for (size_t k = 0; k < res->npredictions; k++) {
 		const struct run_prediction *p = &res->predictions[k];
 		const char *builds = p->pgo ? "PGO build" : "build";
 
 		if (p->checked > 0) {
-			/* cmd_bullet(): "- " only in Markdown. */
-			char *ignored = outfmt_text(*li ? OUTFMT_MD : OUTFMT_TABLE, p->ignored);
+			char *ignored = outfmt_text(fmt, p->ignored);
 
 			printf("%sequivalent: %lu %s%s not made: gcc ignores %s at -Os and -Oz, as predicted "
 			       "(checked: %s built the same code as %s)\n", li, p->skipped, builds,
@@ -239,7 +240,7 @@ static void print_run(const struct study *s, const struct run_result *res, int a
 		printf("%lu not needed, ", res->builds_skipped);
 	printf("%lu from the journal; measurements: %lu new, %lu from the journal\n",
 	       res->builds_cached, res->measures_done, res->measures_cached);
-	print_predictions(res, li);
+	print_predictions(res, fmt);
 	print_shares(res, li);
 	if (res->raced)
 		printf("%sracing: %lu measurements, %lu with every configuration at %u (repeats.max)\n",

@@ -33,7 +33,7 @@ static char *report_text(const struct watch *w, json_t *doc, int md)
 	const char *result = json_string_value(json_object_get(doc, "result"));
 	json_t *fb = json_object_get(doc, "first_bad");
 	const char *b = md ? "**" : "";
-	const char *li = md ? "- " : "";
+	const char *li = cmd_bullet(fmt);
 	char *branch = outfmt_text(fmt, w->o->branch), *study = outfmt_text(fmt, w->s->name);
 	char *oname = outfmt_text(fmt, w->s->objectives[0].name);
 	char *good = doc_text(doc, "good", fmt), *bad = doc_text(doc, "bad", fmt);

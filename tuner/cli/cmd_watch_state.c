@@ -58,8 +58,8 @@ int watch_state_load(struct watch *w)
 		else if (type && !strcmp(type, "notify") && c)
 			json_array_append(w->pending, r);
 		else if (type && !strcmp(type, "notified") && c &&
-			 json_integer_value(json_object_get(r, "status")) == 0 &&
-			 json_is_integer(json_object_get(r, "status")))
+			 json_is_integer(json_object_get(r, "status")) &&
+			 json_integer_value(json_object_get(r, "status")) == 0)
 			watch_pending_done(w, c);
 		json_decref(r);
 	}

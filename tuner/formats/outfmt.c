@@ -250,6 +250,13 @@ static size_t backtick_run(const char *s)
 	return longest;
 }
 
+/* n backticks onto sb (a fence). */
+static void add_backticks(struct strbuf *sb, size_t n)
+{
+	while (n--)
+		strbuf_addch(sb, '`');
+}
+
 char *outfmt_md_block(const char *info, const char *body)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -257,11 +264,9 @@ char *outfmt_md_block(const char *info, const char *body)
 
 	if (fence < 3)
 		fence = 3;
-	for (size_t k = 0; k < fence; k++)
-		strbuf_addch(&sb, '`');
+	add_backticks(&sb, fence);
 	strbuf_addf(&sb, "%s\n%s%s", info, body, n && body[n - 1] != '\n' ? "\n" : "");
-	for (size_t k = 0; k < fence; k++)
-		strbuf_addch(&sb, '`');
+	add_backticks(&sb, fence);
 	strbuf_addch(&sb, '\n');
 	return strbuf_detach(&sb);
 }
@@ -275,16 +280,14 @@ char *outfmt_md_code(const char *s)
 	 * exactly one). */
 	int pad = n && (s[0] == '`' || s[n - 1] == '`' || (s[0] == ' ' && s[n - 1] == ' '));
 
-	for (size_t k = 0; k <= longest; k++)
-		strbuf_addch(&sb, '`');
+	add_backticks(&sb, longest + 1);
 	if (pad)
 		strbuf_addch(&sb, ' ');
 	for (size_t i = 0; i < n; i++)
 		strbuf_addch(&sb, s[i] == '\n' || s[i] == '\r' ? ' ' : s[i]);
 	if (pad)
 		strbuf_addch(&sb, ' ');
-	for (size_t k = 0; k <= longest; k++)
-		strbuf_addch(&sb, '`');
+	add_backticks(&sb, longest + 1);
 	return strbuf_detach(&sb);
 }
 

@@ -139,15 +139,16 @@ static int spread_unsplit(const struct run_result *r, size_t i)
 }
 
 static void table_notes(FILE *f, const struct study *s, const struct run_result *r, int tied,
-			const char *bullet)
+			enum outfmt fmt)
 {
+	const char *bullet = fmt == OUTFMT_MD ? "- " : "";
 	int noisy = 0;
 	size_t twins = 0;
 	/* The objectives' names as the format's text (Markdown: escaped). */
 	char **names = xcalloc(s->nobjectives + 1, sizeof(*names));
 
 	for (size_t i = 0; i < s->nobjectives; i++)
-		names[i] = outfmt_text(*bullet ? OUTFMT_MD : OUTFMT_TABLE, s->objectives[i].name);
+		names[i] = outfmt_text(fmt, s->objectives[i].name);
 	for (size_t c = 0; c < r->nconfigs; c++)
 		twins += r->configs[c].same_code_as[0] != '\0';
 	if (twins)
@@ -424,7 +425,7 @@ void report_table(FILE *f, const struct study *s, const struct run_result *r, in
 
 	if (!table_rows(f, NULL, s, r, all, &tied))
 		fprintf(f, "(no configuration is on the front)\n");
-	table_notes(f, s, r, tied, "");
+	table_notes(f, s, r, tied, OUTFMT_TABLE);
 }
 
 void report_markdown(FILE *f, const struct study *s, const struct run_result *r, int all)
@@ -443,5 +444,5 @@ void report_markdown(FILE *f, const struct study *s, const struct run_result *r,
 	if (!shown)
 		fprintf(f, "- (no configuration is on the front)\n");
 	outfmt_table_release(&md);
-	table_notes(f, s, r, tied, "- ");
+	table_notes(f, s, r, tied, OUTFMT_MD);
 }

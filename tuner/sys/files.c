@@ -127,19 +127,17 @@ static const char *log_says(const char *path, const char *const *signs)
 {
 	static const size_t max = 65536;
 	char *tail;
-	ssize_t n = 0;
+	ssize_t n;
+	off_t end, from;
 	const char *found = NULL;
 	int fd;
 
 	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
 	tail = xmalloc(max);
-	{
-		off_t end = lseek(fd, 0, SEEK_END);
-		off_t from = end > (off_t)max ? end - (off_t)max : 0;
-
-		n = end > 0 ? pread(fd, tail, (size_t)(end - from), from) : 0;
-	}
+	end = lseek(fd, 0, SEEK_END);
+	from = end > (off_t)max ? end - (off_t)max : 0;
+	n = end > 0 ? pread(fd, tail, (size_t)(end - from), from) : 0;
 	close(fd);
 	for (size_t i = 0; n > 0 && signs[i] && !found; i++)
 		if (memmem(tail, (size_t)n, signs[i], strlen(signs[i])))
@@ -260,21 +258,17 @@ static int write_special(const char *path, const void *data, size_t len)
 static int stream_fd(const char *path)
 {
 	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
-	long n;
-	char *end;
+	uint64_t n;
 
 	if (!strcmp(path, "-") || !strcmp(path, "/dev/stdout"))
 		return STDOUT_FILENO;
 	if (!strcmp(path, "/dev/stderr"))
 		return STDERR_FILENO;
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
 		size_t k = strlen(dirs[i]);
 
-		if (strncmp(path, dirs[i], k) || path[k] < '0' || path[k] > '9')
-			continue;
-		errno = 0;
-		n = strtol(path + k, &end, 10);
-		if (!*end && !errno && n <= 1024 && fcntl((int)n, F_GETFD) >= 0)
+		if (!strncmp(path, dirs[i], k) && parse_u64(&n, path + k) == 0 && n <= 1024 &&
+		    fcntl((int)n, F_GETFD) >= 0)
 			return (int)n;
 	}
 	return -1;
