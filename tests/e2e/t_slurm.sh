@@ -157,19 +157,20 @@ sed -e 's/^  timeout: 30$/  timeout: 0/' "$repo/squeue.yaml" >"$repo/squeue0.yam
 git -C "$repo" add squeue.yaml squeue0.yaml && git -C "$repo" commit -q -m squeue
 banner='*** Welcome to the cluster: maintenance on Friday ***'
 echo "$banner" >"$FAKE_SLURM_DIR/banner"
-rc=0
-"$TUNER" run -q --results "$TMPDIR/banner" "$repo/squeue.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
-[ "$rc" -eq 0 ] || fail "a banner before squeue's answer: exit $rc: $(tail -n 5 "$TMPDIR/out")"
-grep -q '"type":"build".*"status":"ok"' "$TMPDIR/banner/journal.jsonl" ||
-	fail "a banner before squeue's answer: $(grep '"type":"build"' "$TMPDIR/banner/journal.jsonl")"
+# run_built DIR WHAT: squeue.yaml run into $TMPDIR/DIR (output in
+# $TMPDIR/out) exits 0 with its build recorded ok; WHAT names the case.
+run_built() {
+	local rc=0
+	"$TUNER" run -q --results "$TMPDIR/$1" "$repo/squeue.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || fail "$2: exit $rc: $(tail -n 5 "$TMPDIR/out")"
+	grep -q '"type":"build".*"status":"ok"' "$TMPDIR/$1/journal.jsonl" ||
+		fail "$2: $(grep '"type":"build"' "$TMPDIR/$1/journal.jsonl")"
+}
+run_built banner "a banner before squeue's answer"
 grep -qF "warning: squeue printed a line that is not its answer about slurm job" "$TMPDIR/out" &&
 	grep -qF "ignored: '$banner'" "$TMPDIR/out" || fail "the banner is not said: $(cat "$TMPDIR/out")"
 mv "$FAKE_SLURM_DIR/banner" "$FAKE_SLURM_DIR/garble"
-rc=0
-"$TUNER" run -q --results "$TMPDIR/garble" "$repo/squeue.yaml" >"$TMPDIR/out" 2>&1 || rc=$?
-[ "$rc" -eq 0 ] || fail "squeue's answer unreadable: exit $rc: $(tail -n 5 "$TMPDIR/out")"
-grep -q '"type":"build".*"status":"ok"' "$TMPDIR/garble/journal.jsonl" ||
-	fail "squeue's answer unreadable: $(grep '"type":"build"' "$TMPDIR/garble/journal.jsonl")"
+run_built garble "squeue's answer unreadable"
 grep -qF "warning: cannot read squeue's answer about slurm job" "$TMPDIR/out" &&
 	grep -qF "'$banner' (not 'STATE NODE'); following the job by its status file" "$TMPDIR/out" ||
 	fail "the unreadable answer is not said: $(cat "$TMPDIR/out")"
