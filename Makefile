@@ -65,7 +65,7 @@ LIBS = $(PKG_LIBS) -lpthread -lm
 # tuner/cli: the commands (not in the library); tuner/uarch/qemu_plugin*.c:
 # the QEMU glue of the plugin (below). Every other tuner/*/*.c is libtuner.a.
 CLI_SRC := $(wildcard tuner/cli/*.c)
-PLUGIN_GLUE := tuner/uarch/qemu_plugin.c tuner/uarch/qemu_plugin_files.c
+PLUGIN_GLUE := tuner/uarch/qemu_plugin.c tuner/uarch/qemu_plugin_files.c tuner/uarch/qemu_plugin_regs.c
 LIB_DIRS := run report build journal study search analysis formats uarch sys
 LIB_SRC := $(filter-out $(PLUGIN_GLUE),$(wildcard $(LIB_DIRS:%=tuner/%/*.c)))
 LIB_OBJ := $(LIB_SRC:tuner/%.c=$(B)/obj/%.o)

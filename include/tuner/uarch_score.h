@@ -20,14 +20,20 @@
  *          + l2_miss * (l2i_miss + l2d_miss)
  *          + taken * taken
  *          + mispredict * (mp_direction + mp_btb + mp_target + mp_return)
+ *          + io_read * io_read + io_write * io_write
+ *          + fetch_split * fetch_split
  *
  * (the left of each product is the penalty, the right the counter). An L2
  * miss is also an L1 miss: it costs the L1 penalty plus l2_miss.
  * Write-backs cost nothing (write buffers). Mbit/s = bytes * 8 *
  * clock_mhz / cycles.
  *
+ * Cache maintenance operations cost what they are (instructions), and
+ * what they do to the caches shows in the misses after them.
+ *
  * Parser names: uarch-model (Mbit/s), and per packet uarch-model:cycles,
- * :insns, :l1i-misses, :l1d-misses, :l2-misses, :mispredicts, :taken.
+ * :insns, :l1i-misses, :l1d-misses, :l2-misses, :mispredicts, :taken,
+ * :io (device accesses), :fetch-splits.
  */
 #ifndef TUNER_UARCH_SCORE_H
 #define TUNER_UARCH_SCORE_H
@@ -36,12 +42,23 @@
 
 #include "uarch/uarch.h"
 
+/* Modelled cycles by cause, and their sum. */
+struct ua_cost {
+	double insn, l1i, l1d, l2, taken, mispredict, io, fetch;
+	double total;
+};
+
+/* The formula above applied to counters c with cfg's penalties (scaled by
+ * 1/per: per packet, or 1). Pure. */
+void ua_cost_of(struct ua_cost *out, const struct ua_config *cfg, const struct ua_counters *c,
+		double per);
+
 struct ua_score {
 	double packets, bytes;
 	char arch[32];
 	struct ua_counters cnt[UA_NREGIONS];
 	/* Cycles per packet by cause, and the sum. */
-	double c_insn, c_l1i, c_l1d, c_l2, c_taken, c_mispredict;
+	double c_insn, c_l1i, c_l1d, c_l2, c_taken, c_mispredict, c_io, c_fetch;
 	double cycles_per_packet;
 	double mbps;
 };

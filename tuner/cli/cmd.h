@@ -38,6 +38,17 @@ int cmd_bisect(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_layout(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
+
+struct ua_config;
+/*
+ * The modelled core `tuner uarch` and `tuner profile` weigh with: the
+ * measure.uarch of study or the preset named (exactly one of them), then
+ * each "KEY=VALUE" of sets. 0, or -1 with a message printed ("tuner:
+ * CMD: ..."). Allocates nothing.
+ */
+int cmd_uarch_config(struct ua_config *cfg, const char *study, const char *preset,
+		     const char *const *sets, size_t nsets, const char *cmd);
 int cmd_report(int argc, char **argv);
 int cmd_effects(int argc, char **argv);
 int cmd_defaults(int argc, char **argv);
@@ -46,7 +57,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_space(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 extern const char run_usage[], check_usage[], compare_usage[], blame_usage[],
-	bisect_usage[], watch_usage[], layout_usage[], uarch_usage[], report_usage[],
+	bisect_usage[], watch_usage[], layout_usage[], uarch_usage[], profile_usage[], report_usage[],
 	effects_usage[], defaults_usage[], propose_usage[], diff_usage[], space_usage[],
 	help_usage[];
 

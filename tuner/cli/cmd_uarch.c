@@ -29,9 +29,10 @@ const char uarch_usage[] =
 	"with the build's flags, PGO and layout seed from its journal).\n\n"
 	"For each report: modelled cycles per packet and their split by cause\n"
 	"(instructions, L1 I misses, L1 D misses, L2 misses, taken branches,\n"
-	"mispredicts), modelled Mbit/s, and events per packet.\n\n"
+	"mispredicts, device accesses, fetch groups split at a line end), modelled\n"
+	"Mbit/s, and events per packet (with cache maintenance operations).\n\n"
 	"  --study S     the penalties and machine of S's measure.uarch\n"
-	"  --preset P    a preset's (cortex-a9, 1004k, cachegrind)\n"
+	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, cachegrind)\n"
 	"  --set K=V     change one key of the core after that, e.g.\n"
 	"                --set l1i_miss=30 --set mispredict=13 (repeatable)\n"
 	"  --csv         CSV, one row per report\n"
@@ -183,19 +184,22 @@ static void print_row(const struct ua_score *s, const char *label, int csv)
 		struct strbuf sb = STRBUF_INIT;
 
 		outfmt_csv_quoted(&sb, label);
-		printf("%s,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
+		printf("%s,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f,"
+		       "%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%.3f\n",
 		       strbuf_str(&sb), s->cycles_per_packet, s->c_insn, s->c_l1i, s->c_l1d, s->c_l2, s->c_taken,
 		       s->c_mispredict, s->mbps, (double)c->insns / p, (double)c->l1i_miss / p,
 		       (double)(c->l1d_read_miss + c->l1d_write_miss) / p,
-		       (double)(c->l2i_miss + c->l2d_miss) / p, (double)c->taken / p, mp / p);
+		       (double)(c->l2i_miss + c->l2d_miss) / p, (double)c->taken / p, mp / p,
+		       s->c_io, s->c_fetch, (double)c->io_read / p, (double)c->io_write / p,
+		       (double)c->fetch_split / p, (double)c->maint_l1 / p, (double)c->maint_l2 / p);
 		strbuf_release(&sb);
 		return;
 	}
 	printf("%s\n", label);
 	printf("  cycles/packet %.1f = insns %.1f + L1I %.1f + L1D %.1f + L2 %.1f + taken %.1f"
-	       " + mispredicts %.1f\n",
+	       " + mispredicts %.1f + device %.1f + fetch splits %.1f\n",
 	       s->cycles_per_packet, s->c_insn, s->c_l1i, s->c_l1d, s->c_l2, s->c_taken,
-	       s->c_mispredict);
+	       s->c_mispredict, s->c_io, s->c_fetch);
 	printf("  Mbit/s %.2f (modelled)   per packet: insns %.1f, L1I misses %.2f, L1D misses %.2f,"
 	       " L2 misses %.2f, taken %.1f, mispredicts %.2f (direction %.2f, BTB %.2f, target"
 	       " %.2f, return %.2f)\n",
@@ -204,28 +208,70 @@ static void print_row(const struct ua_score *s, const char *label, int csv)
 	       (double)(c->l2i_miss + c->l2d_miss) / p, (double)c->taken / p, mp / p,
 	       (double)c->mp_direction / p, (double)c->mp_btb / p, (double)c->mp_target / p,
 	       (double)c->mp_return / p);
+	if (c->io_read || c->io_write || c->maint_l1 || c->maint_l2 || c->fetch_groups)
+		printf("  per packet: device reads %.2f, writes %.2f; cache maintenance L1 %.2f, L2"
+		       " %.2f (lines held %.2f, written back %.2f, dirty dropped %.2f); fetch groups"
+		       " %.1f, split %.2f\n",
+		       (double)c->io_read / p, (double)c->io_write / p, (double)c->maint_l1 / p,
+		       (double)c->maint_l2 / p, (double)c->maint_held / p, (double)c->maint_wb / p,
+		       (double)c->maint_drop_dirty / p, (double)c->fetch_groups / p,
+		       (double)c->fetch_split / p);
 }
 
 /* Applies "KEY=VALUE" to c; 0 or -1 with a message printed. */
-static int apply_set(struct ua_config *c, const char *kv)
+static int apply_set(struct ua_config *c, const char *kv, const char *cmd)
 {
 	char key[64], err[256];
 	const char *eq = strchr(kv, '=');
 
 	if (!eq || (size_t)(eq - kv) >= sizeof(key) || eq == kv) {
-		fprintf(stderr, "tuner: uarch: --set takes KEY=VALUE, not '%s'\n", kv);
+		fprintf(stderr, "tuner: %s: --set takes KEY=VALUE, not '%s'\n", cmd, kv);
 		return -1;
 	}
 	memcpy(key, kv, (size_t)(eq - kv));
 	key[eq - kv] = '\0';
 	if (!strcmp(key, "preset")) {
-		fprintf(stderr, "tuner: uarch: use --preset, not --set preset=\n");
+		fprintf(stderr, "tuner: %s: use --preset, not --set preset=\n", cmd);
 		return -1;
 	}
 	if (ua_config_set(c, key, eq + 1, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tuner: uarch: --set %s\n", err);
+		fprintf(stderr, "tuner: %s: --set %s\n", cmd, err);
 		return -1;
 	}
+	return 0;
+}
+
+int cmd_uarch_config(struct ua_config *cfg, const char *study, const char *preset,
+		     const char *const *sets, size_t nsets, const char *cmd)
+{
+	char err[256];
+
+	if (!!study == !!preset) {
+		fprintf(stderr, "tuner: %s: give one of --study or --preset (see 'tuner %s "
+				"--help')\n", cmd, cmd);
+		return -1;
+	}
+	if (study) {
+		struct study s;
+
+		if (study_load(&s, study) < 0) {
+			cmd_print_error(tn_errmsg());
+			return -1;
+		}
+		if (!s.has_uarch) {
+			fprintf(stderr, "tuner: %s: %s has no measure.uarch\n", cmd, study);
+			study_release(&s);
+			return -1;
+		}
+		*cfg = s.uarch;
+		study_release(&s);
+	} else if (ua_config_preset(cfg, preset, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tuner: %s: %s\n", cmd, err);
+		return -1;
+	}
+	for (size_t i = 0; i < nsets; i++)
+		if (apply_set(cfg, sets[i], cmd) < 0)
+			return -1;
 	return 0;
 }
 
@@ -245,7 +291,6 @@ int cmd_uarch(int argc, char **argv)
 	struct items it = { NULL, 0, 0 };
 	struct ua_config cfg;
 	int csv = 0, c, ret = EXIT_USAGE, failed = 0;
-	char err[256];
 
 	if (cmd_wants_help(argc, argv, uarch_usage))
 		return EXIT_OK;
@@ -275,36 +320,12 @@ int cmd_uarch(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!!study == !!preset) {
-		fprintf(stderr, "tuner: uarch: give one of --study or --preset (see 'tuner uarch "
-				"--help')\n");
+	if (cmd_uarch_config(&cfg, study, preset, sets, nsets, "uarch") < 0)
 		goto out;
-	}
 	if (optind == argc) {
 		fprintf(stderr, "tuner: uarch: no report given (see 'tuner uarch --help')\n");
 		goto out;
 	}
-	if (study) {
-		struct study s;
-
-		if (study_load(&s, study) < 0) {
-			cmd_print_error(tn_errmsg());
-			goto out;
-		}
-		if (!s.has_uarch) {
-			fprintf(stderr, "tuner: uarch: %s has no measure.uarch\n", study);
-			study_release(&s);
-			goto out;
-		}
-		cfg = s.uarch;
-		study_release(&s);
-	} else if (ua_config_preset(&cfg, preset, err, sizeof(err)) < 0) {
-		fprintf(stderr, "tuner: uarch: %s\n", err);
-		goto out;
-	}
-	for (size_t i = 0; i < nsets; i++)
-		if (apply_set(&cfg, sets[i]) < 0)
-			goto out;
 
 	for (int i = optind; i < argc; i++) {
 		size_t before = it.n;
@@ -326,12 +347,15 @@ int cmd_uarch(int argc, char **argv)
 	}
 	if (csv)
 		printf("report,cycles,c_insn,c_l1i,c_l1d,c_l2,c_taken,c_mispredict,mbps,insns,"
-		       "l1i_misses,l1d_misses,l2_misses,taken,mispredicts\n");
+		       "l1i_misses,l1d_misses,l2_misses,taken,mispredicts,c_io,c_fetch,io_reads,"
+		       "io_writes,fetch_splits,maint_l1,maint_l2\n");
 	else
 		printf("MODELLED (%s%s): penalties insn %g, L1I miss %g, L1D miss %g, L2 miss %g, "
-		       "taken %g, mispredict %g cycles; %g MHz\n",
+		       "taken %g, mispredict %g, device read %g, write %g, fetch split %g cycles; "
+		       "%g MHz\n",
 		       cfg.preset, nsets ? " changed" : "", cfg.insn, cfg.l1i_miss, cfg.l1d_miss,
-		       cfg.l2_miss, cfg.taken, cfg.mispredict, cfg.clock_mhz);
+		       cfg.l2_miss, cfg.taken, cfg.mispredict, cfg.io_read, cfg.io_write,
+		       cfg.fetch_split, cfg.clock_mhz);
 	for (size_t i = 0; i < it.n; i++) {
 		struct ua_score sc;
 		char *text = NULL;

@@ -23,6 +23,8 @@ static const struct cmd commands[] = {
 	  layout_usage },
 	{ "uarch", cmd_uarch, "weigh saved router-model counters with other penalties",
 	  uarch_usage },
+	{ "profile", cmd_profile, "where the router model's cycles go, function by function",
+	  profile_usage },
 	{ "report", cmd_report, "results as one self-contained HTML page, one study or several targets", report_usage },
 	{ "effects", cmd_effects, "what each flag value does, target by target", effects_usage },
 	{ "defaults", cmd_defaults, "each target's best flags; one default for all", defaults_usage },

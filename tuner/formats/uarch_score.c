@@ -27,6 +27,8 @@ static const struct {
 	{ NAME ":l2-misses", 0, 4 },
 	{ NAME ":mispredicts", 0, 5 },
 	{ NAME ":taken", 0, 6 },
+	{ NAME ":io", 0, 7 },
+	{ NAME ":fetch-splits", 0, 8 },
 };
 
 int ua_score_parser_valid(const char *name)
@@ -52,6 +54,10 @@ static double counted_sum(const struct ua_counters *c, int which)
 		return (double)(c->mp_direction + c->mp_btb + c->mp_target + c->mp_return);
 	case 6:
 		return (double)c->taken;
+	case 7:
+		return (double)(c->io_read + c->io_write);
+	case 8:
+		return (double)c->fetch_split;
 	default:
 		return NAN;
 	}
@@ -197,11 +203,29 @@ static int read_report(struct ua_score *out, char *machine, size_t mlen, const c
 	}
 	if (!seen_end)
 		return tn_error(NAME ": the report has no 'end' line (cut short?)");
-	for (size_t i = 0; i < ua_ncounters; i++)
+	/* The counters from io_read on came later: a report without them
+	 * (an older plugin's) counts them as 0. */
+	for (size_t i = 0; i < ua_ncounters && strcmp(ua_counter_names[i], "io_read"); i++)
 		if (!seen[UA_COUNTED][i])
 			return tn_error(NAME ": the report's counted region lacks '%s'",
 					ua_counter_names[i]);
 	return 0;
+}
+
+void ua_cost_of(struct ua_cost *out, const struct ua_config *cfg, const struct ua_counters *c,
+		double per)
+{
+	out->insn = cfg->insn * (double)c->insns / per;
+	out->l1i = cfg->l1i_miss * (double)c->l1i_miss / per;
+	out->l1d = cfg->l1d_miss * (double)(c->l1d_read_miss + c->l1d_write_miss) / per;
+	out->l2 = cfg->l2_miss * (double)(c->l2i_miss + c->l2d_miss) / per;
+	out->taken = cfg->taken * (double)c->taken / per;
+	out->mispredict = cfg->mispredict *
+			  (double)(c->mp_direction + c->mp_btb + c->mp_target + c->mp_return) / per;
+	out->io = (cfg->io_read * (double)c->io_read + cfg->io_write * (double)c->io_write) / per;
+	out->fetch = cfg->fetch_split * (double)c->fetch_split / per;
+	out->total = out->insn + out->l1i + out->l1d + out->l2 + out->taken + out->mispredict +
+		     out->io + out->fetch;
 }
 
 int ua_score_text(struct ua_score *out, const struct ua_config *cfg, int check_machine,
@@ -212,6 +236,7 @@ int ua_score_text(struct ua_score *out, const struct ua_config *cfg, int check_m
 	int have_packets = 0, have_report = 0;
 	char machine[512], want[512];
 	const struct ua_counters *c;
+	struct ua_cost cost;
 
 	memset(out, 0, sizeof(*out));
 	if (!text) {
@@ -247,16 +272,16 @@ int ua_score_text(struct ua_score *out, const struct ua_config *cfg, int check_m
 	c = &out->cnt[UA_COUNTED];
 	if (!c->insns)
 		return tn_error(NAME ": no instruction of the counted region ran");
-	out->c_insn = cfg->insn * (double)c->insns / out->packets;
-	out->c_l1i = cfg->l1i_miss * (double)c->l1i_miss / out->packets;
-	out->c_l1d = cfg->l1d_miss * (double)(c->l1d_read_miss + c->l1d_write_miss) / out->packets;
-	out->c_l2 = cfg->l2_miss * (double)(c->l2i_miss + c->l2d_miss) / out->packets;
-	out->c_taken = cfg->taken * (double)c->taken / out->packets;
-	out->c_mispredict = cfg->mispredict *
-			    (double)(c->mp_direction + c->mp_btb + c->mp_target + c->mp_return) /
-			    out->packets;
-	out->cycles_per_packet = out->c_insn + out->c_l1i + out->c_l1d + out->c_l2 +
-				 out->c_taken + out->c_mispredict;
+	ua_cost_of(&cost, cfg, c, out->packets);
+	out->c_insn = cost.insn;
+	out->c_l1i = cost.l1i;
+	out->c_l1d = cost.l1d;
+	out->c_l2 = cost.l2;
+	out->c_taken = cost.taken;
+	out->c_mispredict = cost.mispredict;
+	out->c_io = cost.io;
+	out->c_fetch = cost.fetch;
+	out->cycles_per_packet = cost.total;
 	out->mbps = out->bytes / out->packets * 8 * cfg->clock_mhz / out->cycles_per_packet;
 	return 0;
 }

@@ -66,9 +66,13 @@ static enum isa isa;
 const char *arch_name;
 static char *out_path;
 int want_lines;
+int want_blocks;
 static int want_marks;
+static uint64_t l2c_base = UINT64_MAX; /* l2c=: the L2C-310's registers */
+static uint64_t maint_unread;          /* maintenance whose address could not be read */
 static int mark_dumped; /* a dbg #2 wrote out_path: keep it at exit */
 static int system_mode; /* QEMU emulates a whole machine */
+static int maint_on;    /* system mode, A32, a machine with maint=on */
 
 pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
 struct block *buckets[NBUCKETS];
@@ -102,6 +106,28 @@ static void on_mark(unsigned int vcpu, void *udata)
 
 /* ---- execution ---- */
 
+static void attribute(const struct block *b);
+
+void blocks_flush(void)
+{
+	if (prev && prev->acc)
+		attribute(prev);
+}
+
+/* blocks=: what the counted region's counters gained since the last block
+ * began is that block's (its fetch, its loads and stores, its branch). */
+static void attribute(const struct block *b)
+{
+	struct ua_counters *now = &core.cnt[UA_COUNTED];
+
+	for (size_t i = 0; i < ua_ncounters; i++) {
+		uint64_t v = *ua_counter(now, i);
+
+		b->acc[i] += v - *ua_counter(&block_snap, i);
+		*ua_counter(&block_snap, i) = v;
+	}
+}
+
 static void on_exec(unsigned int vcpu, void *udata)
 {
 	struct block *b = udata;
@@ -117,6 +143,8 @@ static void on_exec(unsigned int vcpu, void *udata)
 		else if (prev->decoded && !(prev->br.kind & UA_BR_NOPRED) &&
 			 b->vaddr != prev->vaddr + prev->size)
 			pc->async++;
+		if (prev->acc)
+			attribute(prev);
 	}
 	ua_core_fetch(&core, (enum ua_region)b->region, b->vaddr, b->size, b->ninsns);
 	if (!b->decoded)
@@ -148,27 +176,72 @@ static inline void data_access(uintptr_t r, qemu_plugin_meminfo_t info, uint64_t
 	ua_core_data(&core, (enum ua_region)r, addr, size, store);
 }
 
+/* udata of a memory callback: the region, and for an A32 word store in
+ * system mode with l2c= the stored register + 1 (bits 8-12). */
+#define MEM_REGION(u) ((uintptr_t)(u) & 0xff)
+#define MEM_RT(u) (((uintptr_t)(u) >> 8) & 0x1f)
+
 /* User mode: addresses are virtual, there is no I/O. */
 static void on_mem_user(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 			void *udata)
 {
 	(void)vcpu;
-	data_access((uintptr_t)udata, info, vaddr);
+	data_access(MEM_REGION(udata), info, vaddr);
 }
 
-/* System mode: the physical address, and I/O is not cached. */
+/* The exec callback of an A32 cache maintenance instruction (before it
+ * runs): udata is its word, and its block's region in bits 32 and up. */
+static void on_maint(unsigned int vcpu, void *udata)
+{
+	uint64_t u = (uintptr_t)udata;
+	uint32_t w = (uint32_t)u, cpsr, va;
+	enum ua_region r = (enum ua_region)(u >> 32);
+	enum ua_maint_op op;
+	unsigned rt;
+	int cond = ua_decode_a32_maint(w, &op, &rt);
+	uint64_t pa;
+
+	if (cond < 0)
+		return;
+	if (cond != 14 && (read_reg(vcpu, 25, &cpsr) < 0 || !ua_a32_cond((unsigned)cond, cpsr >> 28)))
+		return;
+	if (read_reg(vcpu, (int)rt, &va) < 0 || (pa = phys_of(vcpu, va)) == UINT64_MAX) {
+		maint_unread++;
+		return;
+	}
+	ua_core_maint(&core, r, 1, op, pa);
+}
+
+/* System mode: the physical address; I/O is not cached but counted, and a
+ * store to the L2C-310's line operations is one. */
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	uintptr_t r = MEM_REGION(udata);
 	uint64_t addr = vaddr;
 
-	(void)vcpu;
 	if (hw) {
-		if (qemu_plugin_hwaddr_is_io(hw))
+		if (qemu_plugin_hwaddr_is_io(hw)) {
+			int store = qemu_plugin_mem_is_store(info);
+
+			ua_core_io(&core, (enum ua_region)r, store);
+			addr = qemu_plugin_hwaddr_phys_addr(hw);
+			if (store && MEM_RT(udata) && addr - l2c_base < 0x1000) {
+				enum ua_maint_op op = ua_l2c310_line_op(addr - l2c_base);
+				uint32_t pa;
+
+				if (!op)
+					return;
+				if (read_reg(vcpu, (int)MEM_RT(udata) - 1, &pa) < 0)
+					maint_unread++;
+				else
+					ua_core_maint(&core, (enum ua_region)r, 2, op, pa);
+			}
 			return;
+		}
 		addr = qemu_plugin_hwaddr_phys_addr(hw);
 	}
-	data_access((uintptr_t)udata, info, addr);
+	data_access(r, info, addr);
 }
 
 static uint32_t word(const struct qemu_plugin_insn *insn, int big_endian)
@@ -273,6 +346,11 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				b->offs[i] = (uint16_t)(qemu_plugin_insn_vaddr(
 						qemu_plugin_tb_get_insn(tb, i)) - vaddr);
 		}
+		if (want_blocks && b->region == UA_COUNTED) {
+			b->acc = calloc(ua_ncounters, sizeof(*b->acc));
+			if (!b->acc)
+				abort();
+		}
 		b->next = buckets[h];
 		buckets[h] = b;
 	}
@@ -290,11 +368,25 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(in, on_mark, QEMU_PLUGIN_CB_NO_REGS,
 							       (void *)(uintptr_t)w);
 	}
-	for (size_t i = 0; i < n; i++)
-		qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(tb, i),
-						 system_mode ? on_mem : on_mem_user,
-						 QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-						 (void *)(uintptr_t)b->region);
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+		uintptr_t u = b->region;
+		enum qemu_plugin_cb_flags fl = QEMU_PLUGIN_CB_NO_REGS;
+		int a32 = isa == ISA_A32 && b->decoded && qemu_plugin_insn_size(in) == 4;
+		enum ua_maint_op op;
+		unsigned rt;
+
+		if (a32 && maint_on && ua_decode_a32_maint(word(in, 0), &op, &rt) >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				in, on_maint, QEMU_PLUGIN_CB_R_REGS,
+				(void *)(uintptr_t)((uint64_t)b->region << 32 | word(in, 0)));
+		if (a32 && maint_on && l2c_base != UINT64_MAX && ua_decode_a32_str(word(in, 0), &rt)) {
+			u |= (uintptr_t)(rt + 1) << 8;
+			fl = QEMU_PLUGIN_CB_R_REGS;
+		}
+		qemu_plugin_register_vcpu_mem_cb(in, system_mode ? on_mem : on_mem_user, fl,
+						 QEMU_PLUGIN_MEM_RW, (void *)u);
+	}
 }
 
 static void on_exit_cb(qemu_plugin_id_t id, void *p)
@@ -305,6 +397,9 @@ static void on_exit_cb(qemu_plugin_id_t id, void *p)
 	if (out_path && !mark_dumped)
 		write_report(out_path);
 	pthread_mutex_unlock(&lock);
+	if (maint_unread)
+		fprintf(stderr, "tuner-uarch: %llu cache maintenance operations whose address "
+			"could not be read (not modelled)\n", (unsigned long long)maint_unread);
 }
 
 static int parse_count(const char *v)
@@ -360,6 +455,21 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 				return -1;
 			}
 			want_lines = !strcmp(val, "on");
+		} else if (!strcmp(key, "blocks")) {
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				die("blocks: '%s' is not on or off", val);
+				return -1;
+			}
+			want_blocks = !strcmp(val, "on");
+		} else if (!strcmp(key, "l2c")) {
+			unsigned long long a;
+			char tail;
+
+			if (sscanf(val, "%llx%c", &a, &tail) != 1) {
+				die("l2c: '%s' is not a physical address in hex", val);
+				return -1;
+			}
+			l2c_base = a;
 		} else if (!strcmp(key, "marks")) {
 			if (strcmp(val, "on") && strcmp(val, "off")) {
 				die("marks: '%s' is not on or off", val);
@@ -406,6 +516,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		isa = ISA_NONE;
 	if (ua_core_init(&core, &cfg, err, sizeof(err)) < 0) {
 		die("%s", err);
+		return -1;
+	}
+	maint_on = cfg.maint && system_mode && isa == ISA_A32;
+	if (maint_on && find_qemu_internals() < 0) {
+		die("%s", "maint=on needs QEMU's qemu_get_cpu, arm_cpu_gdb_read_register and "
+		    "cpu_get_phys_page_debug (exported by QEMU 7.2's qemu-system-arm): not found");
+		return -1;
+	}
+	if (l2c_base != UINT64_MAX && !(system_mode && isa == ISA_A32)) {
+		die("%s", "l2c= needs system emulation of an ARM machine");
 		return -1;
 	}
 	if (ctl) {

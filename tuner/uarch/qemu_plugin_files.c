@@ -140,6 +140,46 @@ static int write_lines(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* Every counted block that ran: its address, size, instructions,
+ * executions and the counters its executions added. */
+static int write_blocks(FILE *f)
+{
+	fprintf(f, "uarch-blocks 1\ncounters");
+	for (size_t i = 0; i < ua_ncounters; i++)
+		fprintf(f, " %s", ua_counter_names[i]);
+	fputc('\n', f);
+	for (size_t b = 0; b < NBUCKETS; b++) {
+		for (struct block *blk = buckets[b]; blk; blk = blk->next) {
+			if (!blk->count || !blk->acc)
+				continue;
+			fprintf(f, "0x%" PRIx64 " %u %u %" PRIu64, blk->vaddr, blk->size, blk->ninsns,
+				blk->count);
+			for (size_t i = 0; i < ua_ncounters; i++)
+				fprintf(f, " %" PRIu64, blk->acc[i]);
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "end\n");
+	return ferror(f) ? -1 : 0;
+}
+
+/* Writes path + suffix through a temporary file with fn. */
+static void write_side(const char *path, const char *suffix, int (*fn)(FILE *))
+{
+	char *p = malloc(strlen(path) + strlen(suffix) + 1), *tmp = malloc(strlen(path) + strlen(suffix) + 8);
+	FILE *f;
+
+	if (!p || !tmp)
+		abort();
+	sprintf(p, "%s%s", path, suffix);
+	sprintf(tmp, "%s.tmp", p);
+	f = fopen(tmp, "w");
+	if (!f || fn(f) < 0 || fclose(f) != 0 || rename(tmp, p) != 0)
+		fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", p, strerror(errno));
+	free(p);
+	free(tmp);
+}
+
 void write_report(const char *path)
 {
 	char *tmp = malloc(strlen(path) + 16);
@@ -147,32 +187,35 @@ void write_report(const char *path)
 
 	if (!tmp)
 		abort();
+	/* The side files first: a reader waiting for the report finds them
+	 * whole once it is there. */
+	if (want_lines)
+		write_side(path, ".lines", write_lines);
+	if (want_blocks) {
+		blocks_flush();
+		write_side(path, ".blocks", write_blocks);
+	}
 	sprintf(tmp, "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f || ua_report_write(f, &core, arch_name) < 0 || fclose(f) != 0 ||
 	    rename(tmp, path) != 0)
 		fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", path, strerror(errno));
-	if (want_lines) {
-		char *lp = malloc(strlen(path) + 16);
-
-		if (!lp)
-			abort();
-		sprintf(lp, "%s.lines", path);
-		sprintf(tmp, "%s.lines.tmp", path);
-		f = fopen(tmp, "w");
-		if (!f || write_lines(f) < 0 || fclose(f) != 0 || rename(tmp, lp) != 0)
-			fprintf(stderr, "tuner-uarch: cannot write %s: %s\n", lp, strerror(errno));
-		free(lp);
-	}
 	free(tmp);
 }
+
+struct ua_counters block_snap;
 
 void reset_counts(void)
 {
 	ua_core_reset_counters(&core);
-	for (size_t b = 0; b < NBUCKETS; b++)
-		for (struct block *blk = buckets[b]; blk; blk = blk->next)
+	memset(&block_snap, 0, sizeof(block_snap));
+	for (size_t b = 0; b < NBUCKETS; b++) {
+		for (struct block *blk = buckets[b]; blk; blk = blk->next) {
 			blk->count = 0;
+			if (blk->acc)
+				memset(blk->acc, 0, ua_ncounters * sizeof(*blk->acc));
+		}
+	}
 }
 
 /* ---- ctl ---- */

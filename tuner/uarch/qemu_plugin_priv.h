@@ -23,8 +23,10 @@ struct block {
 	uint32_t size, ninsns;
 	uint8_t region, decoded;
 	struct ua_branch br;
-	uint64_t count;       /* executions, for lines= */
+	uint64_t count;       /* executions, for lines= and blocks= */
 	uint16_t *offs;       /* lines=: each instruction's offset */
+	uint64_t *acc;        /* blocks=: the counters its executions added
+	                         (ua_ncounters of them), counted region only */
 	struct block *next;   /* hash chain */
 };
 
@@ -39,6 +41,7 @@ struct range {
 extern struct ua_core core;
 extern const char *arch_name; /* QEMU's target name, for the report */
 extern int want_lines;        /* lines=on */
+extern int want_blocks;       /* blocks=on */
 extern pthread_mutex_t lock;  /* blocks, ctl */
 extern struct block *buckets[NBUCKETS];
 
@@ -59,10 +62,25 @@ int load_ranges(const char *path);
 
 /* ---- reports (lock held) ---- */
 
-/* Writes PATH.tmp and renames it to PATH; likewise PATH.lines. */
+/* Writes PATH.lines and PATH.blocks when asked for, then PATH (each
+ * through a .tmp file renamed into place). */
 void write_report(const char *path);
 /* Zeroes the counters; caches and predictors stay warm. */
 void reset_counts(void);
+/* blocks=: the counted region's counters when the last block began. */
+extern struct ua_counters block_snap;
+/* blocks=: gives the block running now what it added so far (lock held;
+ * before a report is written). */
+void blocks_flush(void);
+
+/* ---- the guest's registers (qemu_plugin_regs.c) ---- */
+
+/* Finds QEMU's functions: 0, or -1 when this QEMU does not export them. */
+int find_qemu_internals(void);
+/* Register n of vcpu (gdb's numbering: r0-r15 0-15, CPSR 25): 0, or -1. */
+int read_reg(unsigned vcpu, int n, uint32_t *out);
+/* The physical address vaddr maps to now; UINT64_MAX if none. */
+uint64_t phys_of(unsigned vcpu, uint64_t vaddr);
 
 /* ---- ctl ---- */
 

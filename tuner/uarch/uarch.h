@@ -69,6 +69,11 @@ struct ua_config {
 	                         0: every taken indirect jump that is not a
 	                         return mispredicts */
 	int writeback;        /* dirty L1 D evictions are written to the L2 */
+	int maint;            /* cache maintenance by address (ua_core_maint())
+	                         acts on the modelled caches; 0: an ordinary
+	                         instruction */
+	uint32_t fetch;       /* front end: bytes fetched per cycle (a power of
+	                         two <= the L1 I line); 0: no fetch model */
 
 	/* Penalties in cycles, for the scorer only (never sent to the plugin). */
 	double insn;       /* per instruction */
@@ -77,6 +82,9 @@ struct ua_config {
 	double l2_miss;    /* on top, per L2 miss (I or D): DRAM */
 	double taken;      /* per taken branch */
 	double mispredict; /* per mispredicted branch, of any kind */
+	double io_read;    /* per load from device memory (system mode) */
+	double io_write;   /* per store to device memory */
+	double fetch_split; /* per fetch group cut at an L1 I line's end */
 	double clock_mhz;
 };
 
@@ -92,7 +100,9 @@ const char *ua_preset_names(void);
  *   l1i|l1d|l2=SIZE:WAYS:LINE[:lru|rr|random]   (l2=none: no L2)
  *   dir=none | bimodal:ENTRIES | gshare:ENTRIES:HISTORY
  *   btb=ENTRIES:WAYS | none, ras=N, indirect=btb|none, writeback=on|off
- *   insn|l1i_miss|l1d_miss|l2_miss|taken|mispredict|clock_mhz=NUMBER
+ *   maint=on|off, fetch=BYTES|none
+ *   insn|l1i_miss|l1d_miss|l2_miss|taken|mispredict|io_read|io_write|
+ *   fetch_split|clock_mhz=NUMBER
  * 0, or -1 with a one-line message in err. Unknown keys are errors.
  */
 int ua_config_set(struct ua_config *c, const char *key, const char *val,
@@ -100,9 +110,11 @@ int ua_config_set(struct ua_config *c, const char *key, const char *val,
 /* Checks the geometry is consistent (powers of two, ways <= lines...). */
 int ua_config_check(const struct ua_config *c, char *err, size_t errlen);
 /*
- * The machine part of c (caches, predictor; not the penalties) as
- * comma-separated key=value text, canonical: the same machine always
- * gives the same string, and ua_config_set() reads it back. Truncated to
+ * The machine part of c (caches, predictor, front end; not the penalties)
+ * as comma-separated key=value text, canonical: the same machine always
+ * gives the same string, and ua_config_set() reads it back. maint= and
+ * fetch= appear only when on, so a machine without them has the string
+ * it had before they existed (saved reports still match). Truncated to
  * len - 1 bytes (len >= 1). Returns the length it needed.
  */
 size_t ua_config_machine(const struct ua_config *c, char *buf, size_t len);
@@ -133,6 +145,17 @@ void ua_cache_flush(struct ua_cache *c);
  * to that line's first byte address and *wb to 1; else *wb is 0.
  */
 int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_addr, int *wb);
+/*
+ * Cache maintenance of the line holding addr, if the cache holds it:
+ * UA_MAINT_INV drops it (its data is lost, dirty or not), UA_MAINT_CLEAN
+ * clears its dirty bit (the data is written out), UA_MAINT_CLEAN_INV does
+ * both. Returns UA_HELD | UA_WAS_DIRTY bits for what the line was; 0 when
+ * the cache does not hold it (nothing changes).
+ */
+enum ua_maint_op { UA_MAINT_INV = 1, UA_MAINT_CLEAN = 2, UA_MAINT_CLEAN_INV = 3 };
+#define UA_HELD 1
+#define UA_WAS_DIRTY 2
+int ua_cache_maint(struct ua_cache *c, uint64_t addr, enum ua_maint_op op);
 /*
  * ua_cache_access()'s first case, inline for the hot paths: 1 if line (an
  * address >> line_shift) is the line accessed last, a hit that changes
@@ -174,6 +197,20 @@ enum ua_region { UA_COUNTED, UA_REST, UA_NREGIONS };
  *                          (Thumb code, x86): no branch model for them
  *   async                  control transfers no branch explains
  *                          (exceptions, interrupts)
+ *   io_read, io_write      loads and stores to device memory (system
+ *                          mode: QEMU says the access is I/O); not cached
+ *   maint_l1, maint_l2     cache maintenance operations by address on the
+ *                          L1 D (A32 MCR c7 by MVA) and on the L2 (the
+ *                          L2C-310's line operations by PA), executed;
+ *   maint_held             of those, lines the cache held (the rest found
+ *                          nothing to do), maint_wb dirty lines they
+ *                          wrote out (clean), maint_drop_dirty dirty
+ *                          lines an invalidate discarded
+ *   fetch_groups           front end (config.fetch): fetch groups, each
+ *                          up to fetch bytes within one I line, starting
+ *                          at every block's first byte;
+ *   fetch_split            of those, the ones beyond ceil(size / fetch):
+ *                          a group cut at a line's end
  */
 #define UA_COUNTERS(X) \
 	X(insns) X(blocks) \
@@ -182,7 +219,10 @@ enum ua_region { UA_COUNTED, UA_REST, UA_NREGIONS };
 	X(l1d_writeback) X(l2d_miss) X(l2_wb_miss) \
 	X(branches) X(cond) X(cond_taken) X(taken) X(calls) X(returns) X(indirect) \
 	X(mp_direction) X(mp_btb) X(mp_target) X(mp_return) \
-	X(undecoded) X(async)
+	X(undecoded) X(async) \
+	X(io_read) X(io_write) \
+	X(maint_l1) X(maint_l2) X(maint_held) X(maint_wb) X(maint_drop_dirty) \
+	X(fetch_groups) X(fetch_split)
 
 struct ua_counters {
 #define UA_FIELD(n) uint64_t n;
@@ -285,6 +325,54 @@ void ua_core_fetch(struct ua_core *core, enum ua_region r, uint64_t vaddr, uint3
 /* A load or store of size bytes at addr by an instruction of region r. */
 void ua_core_data(struct ua_core *core, enum ua_region r, uint64_t addr, uint32_t size,
 		  int store);
+/* A load or store to device memory (not cached): counted only. */
+void ua_core_io(struct ua_core *core, enum ua_region r, int store);
+/*
+ * A cache maintenance operation by address, executed by region r: on the
+ * L1 D (level 1; addr is the physical address the instruction's virtual
+ * one maps to) or on the L2 (level 2: an outer cache controller's line
+ * operation by physical address). Counted always (maint_l1, maint_l2);
+ * acts on the modelled cache only when config.maint is on: an invalidated
+ * line misses on its next access, a cleaned dirty line is written to the
+ * next level (the L2, for the L1 with writeback on). With no L2, a level 2
+ * operation is counted and does nothing.
+ */
+void ua_core_maint(struct ua_core *core, enum ua_region r, int level, enum ua_maint_op op,
+		   uint64_t addr);
+/*
+ * The fetch groups of a block [vaddr, vaddr + size) under a fetch width of
+ * fetch bytes and line-byte I lines (both powers of two, fetch <= line):
+ * from vaddr, groups of up to fetch bytes that never cross a line end.
+ * *split gets how many more than ceil(size / fetch) that is. 0 if fetch
+ * is 0.
+ */
+uint64_t ua_fetch_groups(uint64_t vaddr, uint32_t size, uint32_t fetch, uint32_t line,
+			 uint64_t *split);
+
+/*
+ * The A32 decode of a cache maintenance instruction: for MCR p15, 0, Rt,
+ * c7, CRm, 1 with CRm c6 (DCIMVAC), c10 (DCCMVAC), c11 (DCCMVAU), c14
+ * (DCCIMVAC), sets *op and *rt and returns its condition field (0-14);
+ * -1 for any other word. ICIMVAU and the set/way forms are not ops on
+ * data by address and give -1.
+ */
+int ua_decode_a32_maint(uint32_t insn, enum ua_maint_op *op, unsigned *rt);
+/* 1 if an A32 condition (0-14) passes with the CPSR flags nzcv (bits
+ * 31-28 of the CPSR, as bits 3-0). */
+int ua_a32_cond(unsigned cond, unsigned nzcv);
+/*
+ * The register an A32 word store names (STR Rt, [Rn, ...], immediate or
+ * register offset, any indexing): 0-14 in *rt, returns 1; 0 for anything
+ * else (byte and halfword stores, STM, STRD, loads).
+ */
+int ua_decode_a32_str(uint32_t insn, unsigned *rt);
+/*
+ * An ARM L2C-310 (PL310) line operation from a store to its register at
+ * offset off from its base (L2C-310 TRM, DDI 0246, "Cache maintenance
+ * operations": 0x770 Invalidate Line by PA, 0x7B0 Clean Line by PA, 0x7F0
+ * Clean and Invalidate Line by PA). 0 for another register.
+ */
+enum ua_maint_op ua_l2c310_line_op(uint64_t off);
 
 /*
  * Writes the report (the tuner's uarch-model parsers read it):

@@ -190,3 +190,37 @@ int ua_cache_access(struct ua_cache *c, uint64_t addr, int write, uint64_t *wb_a
 	c->last_slot = &w[victim];
 	return 0;
 }
+
+int ua_cache_maint(struct ua_cache *c, uint64_t addr, enum ua_maint_op op)
+{
+	uint64_t line = addr >> c->line_shift;
+	uint32_t set = (uint32_t)line & (c->sets - 1);
+	uint64_t *w = c->tag + (size_t)set * c->ways;
+	uint32_t i = find_way(w, c->ways, line);
+	int was;
+
+	if (i == c->ways)
+		return 0;
+	was = UA_HELD | ((w[i] & 1) ? UA_WAS_DIRTY : 0);
+	if (op & UA_MAINT_CLEAN)
+		w[i] &= ~(uint64_t)1;
+	if (op & UA_MAINT_INV) {
+		/* An empty way; under LRU it moves to the end of the set,
+		 * the first to be filled (the order of the others kept). */
+		if (c->policy == UA_LRU) {
+			for (; i + 1 < c->ways; i++)
+				w[i] = w[i + 1];
+		}
+		w[i] = UA_INVALID;
+		if (c->last == line) {
+			c->last = UA_INVALID;
+			c->last_slot = NULL;
+		}
+	}
+	if (c->last != UA_INVALID && c->last_slot && (*c->last_slot >> 1) != c->last) {
+		/* LRU moved the slot of the last line: find it again. */
+		c->last = UA_INVALID;
+		c->last_slot = NULL;
+	}
+	return was;
+}

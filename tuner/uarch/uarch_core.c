@@ -65,6 +65,13 @@ void ua_core_fetch(struct ua_core *core, enum ua_region r, uint64_t vaddr, uint3
 
 	c->insns += ninsns;
 	c->blocks++;
+	if (core->cfg.fetch) {
+		uint64_t split;
+
+		c->fetch_groups += ua_fetch_groups(vaddr, size, core->cfg.fetch,
+						   1u << shift, &split);
+		c->fetch_split += split;
+	}
 	for (uint64_t line = first; line <= last; line++) {
 		uint64_t wb_addr;
 		int wb;
@@ -108,6 +115,61 @@ void ua_core_data(struct ua_core *core, enum ua_region r, uint64_t addr, uint32_
 			if (core->cfg.writeback)
 				c->l2_wb_miss += l2_access(core, wb_addr, 1);
 		}
+	}
+}
+
+uint64_t ua_fetch_groups(uint64_t vaddr, uint32_t size, uint32_t fetch, uint32_t line,
+			 uint64_t *split)
+{
+	uint64_t groups = 0, end = vaddr + (size ? size : 1), a = vaddr;
+
+	*split = 0;
+	if (!fetch)
+		return 0;
+	while (a < end) {
+		uint64_t line_end = (a | (line - 1)) + 1, stop = line_end < end ? line_end : end;
+
+		groups += (stop - a + fetch - 1) / fetch;
+		a = stop;
+	}
+	*split = groups - ((end - vaddr) + fetch - 1) / fetch;
+	return groups;
+}
+
+void ua_core_io(struct ua_core *core, enum ua_region r, int store)
+{
+	if (store)
+		core->cnt[r].io_write++;
+	else
+		core->cnt[r].io_read++;
+}
+
+void ua_core_maint(struct ua_core *core, enum ua_region r, int level, enum ua_maint_op op,
+		   uint64_t addr)
+{
+	struct ua_counters *c = &core->cnt[r];
+	struct ua_cache *cache = level == 1 ? &core->l1d : &core->l2;
+	int was;
+
+	if (level == 1)
+		c->maint_l1++;
+	else
+		c->maint_l2++;
+	if (!core->cfg.maint || (level != 1 && !core->cfg.has_l2))
+		return;
+	was = ua_cache_maint(cache, addr, op);
+	if (!(was & UA_HELD))
+		return;
+	c->maint_held++;
+	if (!(was & UA_WAS_DIRTY))
+		return;
+	if (op & UA_MAINT_CLEAN) {
+		c->maint_wb++;
+		/* A cleaned L1 line goes to the L2 (as a write-back would). */
+		if (level == 1 && core->cfg.writeback)
+			c->l2_wb_miss += l2_access(core, addr, 1);
+	} else {
+		c->maint_drop_dirty++;
 	}
 }
 

@@ -150,3 +150,80 @@ void ua_decode_mips(struct ua_branch *o, uint32_t insn, uint64_t pc)
 		return;
 	}
 }
+
+/*
+ * MCR p15, 0, Rt, c7, CRm, 1 (ARM ARM, ARMv7-A, B4.2.1 "Cache and branch
+ * predictor maintenance operations"): cond 1110 000 0 0111 Rt 1111 001 1
+ * CRm.
+ */
+int ua_decode_a32_maint(uint32_t insn, enum ua_maint_op *op, unsigned *rt)
+{
+	unsigned cond = insn >> 28;
+
+	if (cond == 15 || (insn & 0x0fff0ff0u) != 0x0e070f30u)
+		return -1;
+	switch (insn & 0xfu) {
+	case 6: /* DCIMVAC: invalidate by MVA to the point of coherency */
+		*op = UA_MAINT_INV;
+		break;
+	case 10: /* DCCMVAC: clean by MVA to the point of coherency */
+	case 11: /* DCCMVAU: clean by MVA to the point of unification */
+		*op = UA_MAINT_CLEAN;
+		break;
+	case 14: /* DCCIMVAC: clean and invalidate by MVA */
+		*op = UA_MAINT_CLEAN_INV;
+		break;
+	default:
+		return -1;
+	}
+	*rt = (insn >> 12) & 0xfu;
+	return (int)cond;
+}
+
+int ua_a32_cond(unsigned cond, unsigned nzcv)
+{
+	unsigned n = nzcv >> 3 & 1, z = nzcv >> 2 & 1, c = nzcv >> 1 & 1, v = nzcv & 1;
+
+	switch (cond) {
+	case 0: return z;                 /* EQ */
+	case 1: return !z;                /* NE */
+	case 2: return c;                 /* CS */
+	case 3: return !c;                /* CC (LO) */
+	case 4: return n;                 /* MI */
+	case 5: return !n;                /* PL */
+	case 6: return v;                 /* VS */
+	case 7: return !v;                /* VC */
+	case 8: return c && !z;           /* HI */
+	case 9: return !c || z;           /* LS */
+	case 10: return n == v;           /* GE */
+	case 11: return n != v;           /* LT */
+	case 12: return !z && n == v;     /* GT */
+	case 13: return z || n != v;      /* LE */
+	default: return 1;                /* AL */
+	}
+}
+
+/* STR (immediate, register): cond 01 I P U 0 W 0 Rn Rt ...; with I set,
+ * bit 4 clear (bit 4 set is the media instruction space). */
+int ua_decode_a32_str(uint32_t insn, unsigned *rt)
+{
+	if (insn >> 28 == 15 || (insn & 0x0c500000u) != 0x04000000u ||
+	    (insn & 0x02000010u) == 0x02000010u)
+		return 0;
+	*rt = (insn >> 12) & 0xfu;
+	return *rt != 15;
+}
+
+enum ua_maint_op ua_l2c310_line_op(uint64_t off)
+{
+	switch (off) {
+	case 0x770:
+		return UA_MAINT_INV;
+	case 0x7b0:
+		return UA_MAINT_CLEAN;
+	case 0x7f0:
+		return UA_MAINT_CLEAN_INV;
+	default:
+		return 0;
+	}
+}
