@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Installs what the qemu-linux target (targets/qemu-linux) needs, when
-# missing: Debian's kernel source, the armhf cross compiler, QEMU, iperf3
-# and the kernel build tools; then fetches the armhf router userspace
+# missing: Debian's kernel source, the armhf cross compiler, QEMU, iperf3,
+# the kernel build tools and device-tree-compiler (fdtput, for the
+# kernel model's device tree: targets/qemu-linux/mk-dtb.sh); then fetches the armhf router userspace
 # (busybox-static, nft, ethtool and their libraries) into the kernel work
 # area with `apt-get download` + `dpkg -x` (never installed on the host),
 # and qemu-plugin.h (scripts/qemu-plugin-h.sh) for the QEMU plugins; and
@@ -19,7 +20,7 @@ work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
 
 PKGS="linux-source-6.1 gcc-arm-linux-gnueabihf binutils-arm-linux-gnueabihf
 qemu-system-arm iperf3 bc flex bison libssl-dev libelf-dev cpio iproute2
-make xz-utils git ccache jq libglib2.0-dev openssh-client"
+make xz-utils git ccache jq libglib2.0-dev openssh-client device-tree-compiler"
 # The router's userspace, armhf; libraries are taken by the ELF NEEDED
 # closure of the programs, so listing a few too many costs nothing.
 ARMHF="busybox-static nftables libnftables1 libmnl0 libnftnl11 libgmp10

@@ -29,7 +29,8 @@
 #   TUNER_ARTIFACT, TUNER_UARCH (the plugin's machine arguments, from the
 #   study's measure.uarch), TUNER_UARCH_PLUGIN (tuner-uarch.so); tuner sets
 #   them. TUNER_OUT/TUNER_RUN: where the console log and report are kept
-#   (model.console.RUN, model.report.RUN).
+#   (model.console.RUN, model.report.RUN, and model.lines.RUN,
+#   model.blocks.RUN when asked for).
 # Options (environment):
 #   TUNER_KERNEL_MODEL_ROUNDS   rounds of 14 frames counted (default 1000)
 #   TUNER_KERNEL_MODEL_WARMUP   rounds before the window (default 200)
@@ -40,6 +41,29 @@
 #   TUNER_KERNEL_MODEL_SENDONLY 1: natgen's frames go to MACs no NIC has,
 #                               so the router receives none: the cost of
 #                               the sender alone, per frame sent
+#   TUNER_KERNEL_MODEL_PATH     dma (default): the NICs use the DMA API
+#                               with the non-coherent ops, as a router's
+#                               NIC driver does (streaming cache
+#                               maintenance per packet): modern
+#                               virtio-mmio (-global
+#                               virtio-mmio.force-legacy=false),
+#                               iommu_platform=on on each NIC and the
+#                               device tree of mk-dtb.sh (QEMU's
+#                               virtio-mmio nodes without dma-coherent);
+#                               virtio: the path before (legacy
+#                               virtio-mmio, no DMA API, the build's dtb
+#                               as QEMU amends it), the same QEMU command
+#                               line as before it existed
+#   TUNER_KERNEL_MODEL_GRO      off (default): every offload off on the
+#                               router's NICs; on: GRO on on its LAN and
+#                               WAN NICs (tuner.gro=on to router-init.sh)
+#   TUNER_KERNEL_MODEL_L2C      the PL310's physical base for the plugin's
+#                               outer-cache model (l2c=); default
+#                               0x1e00a000 on the dma path, empty on the
+#                               virtio path; empty: not passed
+#   TUNER_KERNEL_MODEL_BLOCKS   1 (default): the plugin's blocks=on, its
+#                               per-block counters kept as
+#                               model.blocks.RUN; 0: not passed
 # Exit status: 0 measured; 1 otherwise, with the reason on stderr.
 set -euo pipefail
 
@@ -51,6 +75,9 @@ timeout=${TUNER_KERNEL_MODEL_TIMEOUT:-1500}
 lines=${TUNER_KERNEL_MODEL_LINES:-0}
 gen=
 [ "${TUNER_KERNEL_MODEL_SENDONLY:-0}" = 1 ] && gen=,sendonly
+path=${TUNER_KERNEL_MODEL_PATH:-dma}
+gro=${TUNER_KERNEL_MODEL_GRO:-off}
+blocks=${TUNER_KERNEL_MODEL_BLOCKS:-1}
 
 say() { echo "model.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -65,6 +92,15 @@ dtb=$(dirname "$zimage")/dts/vexpress-v2p-ca9.dtb
 for v in "$rounds" "$warmup" "$gap" "$timeout"; do
 	case $v in '' | *[!0-9]*) die "'$v' is not a whole number (TUNER_KERNEL_MODEL_*)" ;; esac
 done
+case $path in
+dma) l2c=${TUNER_KERNEL_MODEL_L2C-0x1e00a000} ;;
+virtio) l2c=${TUNER_KERNEL_MODEL_L2C-} ;;
+*) die "TUNER_KERNEL_MODEL_PATH is '$path': dma or virtio" ;;
+esac
+case $gro in on | off) ;; *) die "TUNER_KERNEL_MODEL_GRO is '$gro': on or off" ;; esac
+case $blocks in 0 | 1) ;; *) die "TUNER_KERNEL_MODEL_BLOCKS is '$blocks': 0 or 1" ;; esac
+case $l2c in '' | 0x[0-9a-fA-F]*) ;; *) die "TUNER_KERNEL_MODEL_L2C is '$l2c': an address 0x..., or empty" ;; esac
+case ${l2c#0x} in *[!0-9a-fA-F]*) die "TUNER_KERNEL_MODEL_L2C is '$l2c': an address 0x..., or empty" ;; esac
 
 initrd=$("$here/mk-initramfs.sh")
 dir=$(mktemp -d /tmp/tuner-kmodel.XXXXXX)
@@ -79,6 +115,8 @@ cleanup() {
 	if [ -n "${TUNER_OUT:-}" ] && [ -d "$TUNER_OUT" ]; then
 		cp "$dir/console.log" "$TUNER_OUT/model.console.${TUNER_RUN:-0}" 2>/dev/null
 		cp "$dir/report" "$TUNER_OUT/model.report.${TUNER_RUN:-0}" 2>/dev/null
+		[ -f "$dir/report.blocks" ] &&
+			cp "$dir/report.blocks" "$TUNER_OUT/model.blocks.${TUNER_RUN:-0}" 2>/dev/null
 	fi
 	rm -rf "$dir"
 	exit "$rc"
@@ -87,22 +125,40 @@ trap cleanup EXIT
 trap 'say "interrupted"; exit 130' INT
 trap 'say "terminated"; exit 143' TERM
 
+# The DMA path: QEMU's virtio-mmio nodes without dma-coherent, in a dtb of
+# our own (mk-dtb.sh), the transports modern (a legacy one has 32 feature
+# bits: VIRTIO_F_ACCESS_PLATFORM, bit 33, would never reach the guest) and
+# iommu_platform=on, so virtio uses the DMA API.
+nicopt=
+qopt=()
+if [ "$path" = dma ]; then
+	"$here/mk-dtb.sh" "$dtb" "$dir/router.dtb" 2>"$dir/mk-dtb.out" ||
+		die "mk-dtb.sh: $(cat "$dir/mk-dtb.out")"
+	dtb=$dir/router.dtb
+	nicopt=,iommu_platform=on
+	qopt=(-global virtio-mmio.force-legacy=false)
+fi
+append="console=ttyAMA0 rdinit=/init tuner.gen=$rounds,$warmup,$gap$gen"
+[ "$gro" = on ] && append+=" tuner.gro=on"
 nic() { # NAME HUB MAC
 	echo "-netdev hubport,id=$1,hubid=$2"
-	echo "-device virtio-net-device,netdev=$1,mac=$3,csum=off,guest_csum=off,tx=timer"
+	echo "-device virtio-net-device,netdev=$1,mac=$3,csum=off,guest_csum=off,tx=timer$nicopt"
 }
 marg="$TUNER_UARCH,count=c0000000-ffffffff,marks=on,out=$dir/report"
 [ "$lines" = 1 ] && marg+=",lines=on"
+[ -n "$l2c" ] && marg+=",l2c=$l2c"
+[ "$blocks" = 1 ] && marg+=",blocks=on"
 : >"$dir/console.log"
 t0=$(date +%s.%N)
 # shellcheck disable=SC2046 # nic prints separate words on purpose
 qemu-system-arm -M vexpress-a9 -m 256M -smp 1 -icount shift=0,sleep=off \
 	-audiodev none,id=snd0 -dtb "$dtb" -kernel "$zimage" -initrd "$initrd" \
-	-append "console=ttyAMA0 rdinit=/init tuner.gen=$rounds,$warmup,$gap$gen" \
+	-append "$append" \
 	-display none -monitor none -serial "file:$dir/console.log" \
 	-plugin "$so,$marg" \
 	$(nic lan 0 52:54:00:12:01:01) $(nic wan 1 52:54:00:12:02:01) \
 	$(nic snd 0 52:54:00:12:01:02) $(nic sink 1 52:54:00:12:02:02) \
+	"${qopt[@]}" \
 	</dev/null >"$dir/qemu.out" 2>&1 &
 qemu_pid=$!
 

@@ -7,6 +7,15 @@
 # offloads off so each packet takes the per-packet path. Prints
 # TUNER-ROUTER-READY on the console, or TUNER-ROUTER-FAILED: REASON.
 #
+# With tuner.gro=on on the kernel command line (model.sh's
+# TUNER_KERNEL_MODEL_GRO=on): GRO back on on the router's LAN and WAN NICs
+# (ethtool -K gro on; the rest of the offloads stay off: no GSO, TSO,
+# checksum offload or SG, so an aggregated packet is segmented again in
+# software on its way out). Either way, prints the offload lines of
+# `ethtool -k` for LAN and WAN, and for each a line on its virtio
+# transport: the VERSION_1 and ACCESS_PLATFORM feature bits (32, 33: the
+# DMA API in use) and whether its device-tree node is dma-coherent.
+#
 # With tuner.gen=ROUNDS,WARMUP,GAP_US[,sendonly] on the kernel command line (model.sh,
 # the deterministic model): two more NICs, SND on LAN's QEMU hub and SINK
 # on WAN's, come up without addresses; the router's neighbours 192.168.1.2
@@ -49,10 +58,14 @@ for d in /sys/class/net/*; do
 	esac
 done
 [ -n "$lan" ] && [ -n "$wan" ] || die "no interface with MAC $LAN_MAC / $WAN_MAC"
-gen=
+gen= gro=off
 for w in $(cat /proc/cmdline); do
-	case $w in tuner.gen=*) gen=${w#tuner.gen=} ;; esac
+	case $w in
+	tuner.gen=*) gen=${w#tuner.gen=} ;;
+	tuner.gro=*) gro=${w#tuner.gro=} ;;
+	esac
 done
+case $gro in on | off) ;; *) die "tuner.gro=$gro: on or off" ;; esac
 if [ -n "$gen" ]; then
 	[ -n "$snd" ] && [ -n "$sink" ] || die "tuner.gen: no interface with MAC $SND_MAC / $SINK_MAC"
 fi
@@ -62,6 +75,11 @@ echo pfifo >/proc/sys/net/core/default_qdisc || die "cannot set default_qdisc"
 ip link set lo up
 . /lib/router-nat.sh
 nat_router "$lan" "$wan" 192.168.1.1/24 10.0.0.2/24 || die "$nat_failed"
+if [ "$gro" = on ]; then
+	for i in "$lan" "$wan"; do
+		ethtool -K "$i" gro on || die "ethtool -K $i gro on"
+	done
+fi
 
 if [ -n "$gen" ]; then
 	for i in "$snd" "$sink"; do
@@ -76,7 +94,16 @@ if [ -n "$gen" ]; then
 fi
 echo "router: lan=$lan wan=$wan${gen:+ snd=$snd sink=$sink}"
 tc qdisc show 2>/dev/null
-ethtool -k "$lan" 2>/dev/null | grep -E '^(generic-receive|generic-segment|tcp-segment|tx-checksumming|scatter)'
+for i in "$lan" "$wan"; do
+	echo "router: $i offloads:"
+	ethtool -k "$i" 2>/dev/null | grep -E '^(generic-receive|generic-segment|tcp-segment|tx-checksumming|scatter)'
+	d=/sys/class/net/$i/device
+	f=$(cat "$d/features" 2>/dev/null)
+	coherent=no
+	[ -e "$d/../of_node/dma-coherent" ] && coherent=yes
+	echo "router: $i: virtio VERSION_1=$(echo "$f" | cut -c33) ACCESS_PLATFORM=$(echo "$f" | cut -c34)" \
+		"of_node=$(basename "$(readlink "$d/../of_node")") dma-coherent=$coherent"
+done
 nft list ruleset | grep -c masquerade | sed 's/^/router: masquerade rules: /'
 gcov=0
 case " $(cat /proc/cmdline) " in *" tuner.gcov "*) gcov=1 ;; esac

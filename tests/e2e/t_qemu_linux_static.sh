@@ -87,7 +87,8 @@ grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "measure.sh: $(cat 
 # The model (model.sh, natgen.c): the study is valid, the generator builds
 # as mk-initramfs.sh builds it (A32, so that its two marks are the A32
 # hints the plugin looks for) and refuses bad arguments, model.sh refuses
-# what it cannot run.
+# what it cannot run and options it does not know (mk-dtb.sh, its DMA
+# path's device tree: t_mk_dtb.sh).
 in_repo qemu-linux-model.yaml >"$repo/km.yaml"
 out=$("$TUNER" check "$repo/km.yaml") || fail "tuner check (model study): $out"
 echo "$out" | grep -q '4 configurations' || fail "model study: $out"
@@ -114,6 +115,19 @@ if TUNER_ARTIFACT=$TMPDIR/zi/zImage TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLU
 	fail "model.sh accepted ROUNDS=lots"
 fi
 grep -q "'lots' is not a whole number" "$TMPDIR/err" || fail "model.sh: $(cat "$TMPDIR/err")"
+# The path, GRO and plugin options: one of their values, or refused.
+for args in "TUNER_KERNEL_MODEL_PATH=pci:TUNER_KERNEL_MODEL_PATH is 'pci': dma or virtio" \
+	"TUNER_KERNEL_MODEL_GRO=yes:TUNER_KERNEL_MODEL_GRO is 'yes': on or off" \
+	"TUNER_KERNEL_MODEL_L2C=1e00a000:TUNER_KERNEL_MODEL_L2C is '1e00a000': an address" \
+	"TUNER_KERNEL_MODEL_L2C=0x1e00a00g:TUNER_KERNEL_MODEL_L2C is '0x1e00a00g': an address" \
+	"TUNER_KERNEL_MODEL_BLOCKS=yes:TUNER_KERNEL_MODEL_BLOCKS is 'yes': 0 or 1"; do
+	if env TUNER_ARTIFACT="$TMPDIR/zi/zImage" TUNER_UARCH=preset=cortex-a9 \
+		TUNER_UARCH_PLUGIN="$(dirname "$TUNER")/tuner-uarch.so" "${args%%:*}" \
+		"$t/model.sh" >"$TMPDIR/out" 2>"$TMPDIR/err"; then
+		fail "model.sh accepted ${args%%:*}"
+	fi
+	grep -qF "${args#*:}" "$TMPDIR/err" || fail "model.sh ${args%%:*}: $(cat "$TMPDIR/err")"
+done
 
 # applied.sh: the kernel's C compilations only.
 o=$TMPDIR/kout
