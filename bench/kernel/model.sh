@@ -19,7 +19,21 @@
 #    journal (nothing built or measured again): its verdict.
 #
 #   bench/kernel/model.sh [--seeds K] [--boots N] [--configs 'A;B;...']
+#                         [--gro off|on|both] [--align5] [--before]
 #                         [--results DIR] [--tuner TUNER]
+#
+# 4. --gro both: every build measured with the router's GRO off and on
+#    (two testbeds, gro-off and gro-on, each with its own table);
+# 5. --align5: also -O2 built from a kernel commit that puts `.align 5`
+#    before v7_dma_inv_range and v7_dma_clean_range (the seeds' 000 fix;
+#    a branch tuner-align5 of the work area's kernel repository, made the
+#    same way every time), on the same layout seeds;
+# 6. the top 15 functions by modelled cycles of -O2, layout seed 0
+#    (`tuner profile`), per testbed, and the DMA maintenance's share.
+# --before scores the way the model did before the DMA path (2026-12-07):
+# virtio's own path (TUNER_KERNEL_MODEL_PATH=virtio) and the cortex-a9
+# preset (no cache maintenance, device or front-end costs); its
+# measurements are kept apart from the others' in the same journal.
 #
 # Measured: 58 min from a warm ccache for -O2 and -Os, a cold one for
 # the other three (2026-12-03); 15 min to measure all again.
@@ -34,7 +48,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tuner=$root/build/release/tuner
-seeds=5 boots=3
+seeds=5 boots=3 gro=off align5=0 before=0
 configs='-O2;-Os;-O2 -fno-reorder-blocks;-O2 -fno-tree-ch;-O2 -falign-functions=32'
 res=$root/results/kernel-model
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
@@ -44,6 +58,9 @@ while [ $# -gt 0 ]; do
 	--boots) boots=${2:?--boots needs a number}; shift 2 ;;
 	--configs) configs=${2:?--configs needs a list}; shift 2 ;;
 	--results) res=${2:?--results needs a directory}; shift 2 ;;
+	--gro) gro=${2:?--gro needs off, on or both}; shift 2 ;;
+	--align5) align5=1; shift ;;
+	--before) before=1; shift ;;
 	--tuner) tuner=${2:?--tuner needs a path}; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "kernel/model.sh: unknown argument '$1' (--help)" >&2; exit 2 ;;
@@ -53,6 +70,7 @@ for v in "$seeds" "$boots"; do
 	case $v in '' | *[!0-9]* | 0) echo "kernel/model.sh: '$v' is not a positive number" >&2; exit 2 ;; esac
 done
 case $configs in -O2\;* | -O2) ;; *) echo "kernel/model.sh: the first flag set must be -O2 (the baseline)" >&2; exit 2 ;; esac
+case $gro in off | on | both) ;; *) echo "kernel/model.sh: --gro '$gro': off, on or both" >&2; exit 2 ;; esac
 tuner=$(readlink -f "$tuner")
 [ -x "$tuner" ] || { echo "kernel/model.sh: no tuner at $tuner (make)" >&2; exit 2; }
 mkdir -p "$res"
@@ -62,13 +80,34 @@ t0=$(date +%s)
 echo "== kernel source"
 "$root/targets/qemu-linux/prepare-source.sh"
 
+# The testbeds: GRO off (local, the default), on, or both.
+# --before: a testbed of its own, so its measurements stay apart.
+testbeds() {
+	if [ "$before" = 1 ]; then
+		echo 'testbeds: [before]'
+		return
+	fi
+	case $gro in
+	on) echo 'testbeds: [{name: gro-on, env: {ROUTER_GRO: "on"}}]' ;;
+	both)
+		echo 'testbeds: [local, {name: gro-on, env: {ROUTER_GRO: "on"}}]'
+		echo 'lab: {mode: all}' ;;
+	esac
+}
+[ "$before" = 1 ] && [ "$gro" != off ] && { echo "kernel/model.sh: --before measures GRO off only" >&2; exit 2; }
+
 # The study: spaces/qemu-linux-model.yaml with one dimension, the flag
 # sets, K layout seeds, and its paths made absolute.
 study=$res/kernel-model.yaml
 {
 	sed -e "s|^source: {repo: \.\./|source: {repo: $root/|" \
 		-e "s|\\\$TUNER_STUDY_DIR/\.\./|$root/|g" -e "s|\.\./targets/|$root/targets/|g" \
-		-e '/^space:$/,/^layout:/d' "$root/spaces/qemu-linux-model.yaml"
+		-e '/^space:$/,/^layout:/d' "$root/spaces/qemu-linux-model.yaml" |
+		if [ "$before" = 1 ]; then
+			sed -e "s|^  command: '\"$root/targets/qemu-linux/model.sh\"'|  command: 'TUNER_KERNEL_MODEL_PATH=virtio \"$root/targets/qemu-linux/model.sh\"'|" \
+				-e 's|uarch: {preset: bcm47094}|uarch: {preset: cortex-a9}|'
+		else cat; fi
+	testbeds
 	echo "space:"
 	printf '  flags: ['
 	IFS=';' read -ra list <<<"$configs"
@@ -84,34 +123,64 @@ mv "$study.tmp" "$study"
 echo "== tuner run: ${#list[@]} flag sets x $seeds layout seeds ($study)"
 "$tuner" run --results "$res" "$study"
 j=$res/journal.jsonl
+preset=bcm47094 penv=
+[ "$before" = 1 ] && preset=cortex-a9 penv=virtio
 
-# dir FLAGS SEED: the build directory of that build.
+# --align5: a commit of the kernel with `.align 5` (32 bytes) before the
+# two DMA maintenance functions, on branch tuner-align5 (fixed identity
+# and dates: the same commit every time), -O2 on the same layout seeds.
+a5=
+if [ "$align5" = 1 ]; then
+	linux=$(sed -n 's|^source: {repo: \([^,]*\),.*|\1|p' "$study")
+	base=$(git -C "$linux" rev-parse HEAD)
+	if ! a5=$(git -C "$linux" rev-parse -q --verify "refs/heads/tuner-align5^{commit}"); then
+		wt=$(mktemp -d /tmp/tuner-align5.XXXXXX)
+		git -C "$linux" worktree add -q --detach "$wt" "$base"
+		sed -i -e 's/^v7_dma_inv_range:$/\t.align\t5\n&/' -e 's/^v7_dma_clean_range:$/\t.align\t5\n&/' \
+			"$wt/arch/arm/mm/cache-v7.S"
+		[ "$(grep -c '^	.align	5$' "$wt/arch/arm/mm/cache-v7.S")" = 2 ] ||
+			{ echo "kernel/model.sh: could not add .align 5 to cache-v7.S" >&2; exit 1; }
+		GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid GIT_AUTHOR_DATE=@0 \
+		GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid GIT_COMMITTER_DATE=@0 \
+			git -C "$wt" commit -q -a -m "ARM: .align 5 on v7_dma_inv_range and v7_dma_clean_range"
+		git -C "$linux" branch tuner-align5 "$(git -C "$wt" rev-parse HEAD)"
+		git -C "$linux" worktree remove --force "$wt"
+		a5=$(git -C "$linux" rev-parse tuner-align5)
+	fi
+	sed -e "s|^source: {repo: \([^,]*\), rev: [^}]*}|source: {repo: \1, rev: tuner-align5}|" \
+		-e '/^space:$/,$d' "$study" >"$res/kernel-model-align5.yaml"
+	printf 'space:\n  flags: ["-O2"]\nlayout: {samples: %s}\n' "$seeds" >>"$res/kernel-model-align5.yaml"
+	echo "== tuner run: -O2 with .align 5 ($a5), $seeds layout seeds"
+	"$tuner" run --results "$res" "$res/kernel-model-align5.yaml"
+fi
+
+# dir FLAGS SEED: the build directory of that build (of the base commit).
 dir() {
-	jq -r --arg f "$1" --argjson s "$2" 'select(.type == "build" and .flags == $f and .seed == $s
-		and .status == "ok") | .dir' "$j" | tail -1
+	jq -r --arg f "$1" --argjson s "$2" --arg a5 "$a5" 'select(.type == "build" and .flags == $f
+		and .seed == $s and .status == "ok" and .commit != $a5) | .dir' "$j" | tail -1
 }
 
 echo "== determinism: $boots boots of the -O2 kernel (layout seed 0)"
 b=$(dir -O2 0)
 [ -n "$b" ] || { echo "kernel/model.sh: no -O2 build in $j" >&2; exit 1; }
 plugin=$(dirname "$tuner")/tuner-uarch.so
-# Kept per kernel, plugin and measurement scripts: a change to any of them
-# boots again.
+# Kept per kernel, plugin, measurement scripts and model: a change to any
+# of them boots again.
 q=$root/targets/qemu-linux
-dkey=$(cat "$b/arch/arm/boot/zImage" "$plugin" "$q/model.sh" "$q/natgen.c" "$q/router-init.sh" \
-	"$q/router-nat.sh" "$q/mk-initramfs.sh" | sha1sum | cut -c1-12)
+dkey=$( (cat "$b/arch/arm/boot/zImage" "$plugin" "$q/model.sh" "$q/natgen.c" "$q/router-init.sh" \
+	"$q/router-nat.sh" "$q/mk-initramfs.sh" "$q/mk-dtb.sh"; echo "$preset $penv") | sha1sum | cut -c1-12)
 det=$res/determinism/$dkey
 mkdir -p "$det"
 for i in $(seq "$boots"); do
 	o=$det/boot$i.out
 	if [ ! -s "$o" ]; then
-		TUNER_ARTIFACT=$b/arch/arm/boot/zImage TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLUGIN=$plugin \
-			"$root/targets/qemu-linux/model.sh" >"$o.tmp"
+		TUNER_ARTIFACT=$b/arch/arm/boot/zImage TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin \
+			TUNER_KERNEL_MODEL_PATH=${penv:-dma} "$root/targets/qemu-linux/model.sh" >"$o.tmp"
 		mv "$o.tmp" "$o"
 	fi
-	"$tuner" uarch --preset cortex-a9 --csv "$o" | tail -1 | sed "s/^/boot $i,/"
+	"$tuner" uarch --preset "$preset" --csv "$o" | tail -1 | sed "s/^/boot $i,/"
 done >"$det/scores.csv"
-"$tuner" uarch --preset cortex-a9 --csv "$det/boot1.out" | head -1 >"$det/header.csv"
+"$tuner" uarch --preset "$preset" --csv "$det/boot1.out" | head -1 >"$det/header.csv"
 python3 - "$det" "$boots" <<'PY'
 import csv, sys, filecmp
 d, n = sys.argv[1], int(sys.argv[2])
@@ -132,47 +201,85 @@ print("  spread %.4f%% of cycles/packet; counters %s" % (spread, "byte-identical
 print("  one evaluation (boot + warm-up + window): %.0f-%.0f s wall" % (min(wall), max(wall)))
 PY
 
-echo "== flag sets on $seeds layout seeds (MODELLED cycles per forwarded packet, Cortex-A9)"
-python3 - "$j" "$configs" "$seeds" <<'PY'
+echo "== flag sets on $seeds layout seeds (MODELLED cycles per forwarded packet, preset $preset${penv:+, path $penv})"
+python3 - "$j" "$configs" "$seeds" "$a5" <<'PY'
 import json, math, statistics as st, sys
-j, configs, k = sys.argv[1], sys.argv[2].split(";"), int(sys.argv[3])
+j, configs, k, a5 = sys.argv[1], sys.argv[2].split(";"), int(sys.argv[3]), sys.argv[4]
 builds, size, cyc = {}, {}, {}
 for line in open(j):
     r = json.loads(line)
     if r.get("type") == "build" and r.get("status") == "ok":
-        builds[r["key"]] = (r["flags"], r["seed"])
-        size[(r["flags"], r["seed"])] = int(r["size"]) if r.get("size") is not None else None
+        label = r["flags"] + (" +align5" if a5 and r.get("commit") == a5 else "")
+        builds[r["key"]] = (label, r["seed"])
+        size[(label, r["seed"])] = int(r["size"]) if r.get("size") is not None else None
     elif r.get("type") == "measure" and r.get("ok") and r["build"] in builds:
-        cyc.setdefault(builds[r["build"]][0], {})[builds[r["build"]][1]] = r["values"]["cycles"]
+        lab, seed = builds[r["build"]]
+        cyc.setdefault(r.get("testbed", "local"), {}).setdefault(lab, {})[seed] = r["values"]["cycles"]
 # Two-sided 95% Student t quantiles by degrees of freedom.
-T = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23}
+T = {1: 12.71, 2: 4.30, 3: 3.18, 4: 2.78, 5: 2.57, 6: 2.45, 7: 2.36, 8: 2.31, 9: 2.26, 10: 2.23,
+     11: 2.20, 12: 2.18, 13: 2.16, 14: 2.14, 15: 2.13, 16: 2.12}
 def t95(df):
     return T.get(int(df), 2.0) if df >= 1 else float("nan")
-base = [cyc.get("-O2", {}).get(s) for s in range(k)]
-if None in base:
-    sys.exit("kernel/model.sh: -O2 lacks layout seeds: %s" % sorted(cyc.get("-O2", {})))
-bm = st.mean(base)
-print("  %-32s %11s %12s %8s %18s %26s" % ("flags", "zImage B", "cycles/pkt", "layout", "range", "vs -O2 (95% CI)"))
-for c in configs:
-    v = [cyc.get(c, {}).get(s) for s in range(k)]
-    if None in v:
-        print("  %-32s missing layout seeds: %s" % (c, sorted(cyc.get(c, {}))))
+def welch(v, base):
+    """(change of mean cycles in %, half-width of its 95% interval)."""
+    bm, m = st.mean(base), st.mean(v)
+    se = math.sqrt(st.variance(v) / len(v) + st.variance(base) / len(base))
+    df = se ** 4 / ((st.variance(v) / len(v)) ** 2 / (len(v) - 1) +
+                    (st.variance(base) / len(base)) ** 2 / (len(base) - 1)) if se > 0 else len(v) - 1
+    return (m - bm) / bm * 100, t95(df) * se / bm * 100
+rows = configs + (["-O2 +align5"] if a5 else [])
+for tb in sorted(cyc):
+    c = cyc[tb]
+    base = [c.get("-O2", {}).get(s) for s in range(k)]
+    if None in base:
+        print("  testbed %s: -O2 lacks layout seeds: %s" % (tb, sorted(c.get("-O2", {}))))
         continue
-    m = st.mean(v)
-    sd = st.stdev(v) if k > 1 else 0.0
-    row = "  %-32s %11s %12.1f %7.2f%% %8.1f-%8.1f" % (c, size.get((c, 0)), m, sd / m * 100, min(v), max(v))
-    if c != "-O2" and k > 1:
-        se = math.sqrt(st.variance(v) / k + st.variance(base) / k)
-        df = se ** 4 / ((st.variance(v) / k) ** 2 / (k - 1) + (st.variance(base) / k) ** 2 / (k - 1)) if se > 0 else k - 1
-        d = (m - bm) / bm * 100
-        h = t95(df) * se / bm * 100
-        # Fewer cycles per packet is faster: throughput changes by bm/m - 1.
-        row += "   %+6.2f%% [%+.2f, %+.2f] cycles, %+.2f%% Mbit/s" % (d, d - h, d + h, (bm / m - 1) * 100)
-    print(row)
+    bm = st.mean(base)
+    print("  testbed %s%s" % (tb, {"local": " (GRO off)", "gro-on": " (GRO on)", "before": " (before: virtio, cortex-a9)"}.get(tb, "")))
+    print("  %-36s %11s %12s %8s %8s %19s %32s" % ("flags", "zImage B", "cycles/pkt", "layout sd", "range", "min-max", "vs -O2 (95% CI)"))
+    for cf in rows:
+        v = [c.get(cf, {}).get(s) for s in range(k)]
+        if None in v:
+            print("  %-36s missing layout seeds: %s" % (cf, sorted(c.get(cf, {}))))
+            continue
+        m = st.mean(v)
+        sd = st.stdev(v) if k > 1 else 0.0
+        row = "  %-36s %11s %12.1f %7.2f%% %7.2f%% %9.1f-%9.1f" % (cf, size.get((cf, 0)), m, sd / m * 100,
+                                                               (max(v) - min(v)) / m * 100, min(v), max(v))
+        if cf != "-O2" and k > 1:
+            d, h = welch(v, base)
+            # Fewer cycles per packet is faster: throughput changes by bm/m - 1.
+            row += "   %+6.2f%% [%+.2f, %+.2f] cycles, %+.2f%% Mbit/s" % (d, d - h, d + h, (bm / m - 1) * 100)
+        print(row)
+    a, b = "-O2 -fno-reorder-blocks -fno-tree-ch", "-O2 -fno-tree-ch"
+    va = [c.get(a, {}).get(s) for s in range(k)]
+    vb = [c.get(b, {}).get(s) for s in range(k)]
+    if None not in va and None not in vb and k > 1:
+        d, h = welch(vb, va)
+        lo, hi = 100 / (1 + (d + h) / 100) - 100, 100 / (1 + (d - h) / 100) - 100
+        print("  dropping -fno-reorder-blocks from '%s': %+.2f%% modelled Mbit/s [%+.2f, %+.2f]"
+              " (cycles %+.2f%%); the seeds' BCM47094: +14.1%% GRO off, +4.3%% GRO on"
+              % (a, (st.mean(va) / st.mean(vb) - 1) * 100, lo, hi, d))
 PY
 
+echo "== where the cycles go: -O2, layout seed 0 (tuner profile --top 15)"
+for tb in $(jq -r 'select(.type == "measure") | .testbed // "local"' "$j" | sort -u); do
+	suffix=
+	[ "$tb" = local ] || suffix=$tb.
+	f=$b/model.blocks.${suffix}0
+	[ -f "$f" ] || continue
+	packets=$(grep -ho 'packets=[0-9]*' "$b/measure-$tb.log" 2>/dev/null | head -1 | cut -d= -f2)
+	p=bcm47094
+	[ "$tb" = before ] && p=cortex-a9
+	echo "  testbed $tb"
+	"$tuner" profile --preset "$p" --elf "$b/vmlinux" ${packets:+--packets "$packets"} "$f" | sed 's/^/  /'
+	"$tuner" profile --preset "$p" --elf "$b/vmlinux" --csv "$f" | awk -F, '
+		$1 ~ /"(v7_dma_inv_range|l2c210_inv_range|v7_dma_clean_range|l2c210_clean_range|dma_cache_maint_page|__dma_page_dev_to_cpu|__dma_page_cpu_to_dev|l2c210_sync)"/ { s += $3 }
+		END { printf "  the DMA maintenance functions: %.2f%% of the modelled cycles (the seeds: about 25%%)\n", s }'
+done
+
 echo "== tuner compare -O2 (A) vs -O2 -fno-reorder-blocks (B) on this journal"
-if grep -q -- '-O2 -fno-reorder-blocks' <<<"$configs"; then
+if printf '%s\n' "${list[@]}" | grep -qx -- '-O2 -fno-reorder-blocks' && [ "$gro" != both ]; then
 	"$tuner" compare "$study" --a -O2 --b "-O2 -fno-reorder-blocks" --layout "$seeds" --repeats 1 \
 		--results "$res" || true
 fi

@@ -56,7 +56,9 @@
 #                               line as before it existed
 #   TUNER_KERNEL_MODEL_GRO      off (default): every offload off on the
 #                               router's NICs; on: GRO on on its LAN and
-#                               WAN NICs (tuner.gro=on to router-init.sh)
+#                               WAN NICs (tuner.gro=on to router-init.sh);
+#                               without it, a testbed's env ROUTER_GRO
+#                               (tuner passes no TUNER_* from a testbed)
 #   TUNER_KERNEL_MODEL_L2C      the PL310's physical base for the plugin's
 #                               outer-cache model (l2c=); default
 #                               0x1e00a000 on the dma path, empty on the
@@ -76,8 +78,10 @@ lines=${TUNER_KERNEL_MODEL_LINES:-0}
 gen=
 [ "${TUNER_KERNEL_MODEL_SENDONLY:-0}" = 1 ] && gen=,sendonly
 path=${TUNER_KERNEL_MODEL_PATH:-dma}
-gro=${TUNER_KERNEL_MODEL_GRO:-off}
+gro=${TUNER_KERNEL_MODEL_GRO:-${ROUTER_GRO:-off}}
 blocks=${TUNER_KERNEL_MODEL_BLOCKS:-1}
+run=${TUNER_RUN:-0}
+case ${TUNER_TESTBED:-local} in local) ;; *) run=$TUNER_TESTBED.$run ;; esac
 
 say() { echo "model.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -113,10 +117,10 @@ cleanup() {
 		wait "$qemu_pid" 2>/dev/null
 	fi
 	if [ -n "${TUNER_OUT:-}" ] && [ -d "$TUNER_OUT" ]; then
-		cp "$dir/console.log" "$TUNER_OUT/model.console.${TUNER_RUN:-0}" 2>/dev/null
-		cp "$dir/report" "$TUNER_OUT/model.report.${TUNER_RUN:-0}" 2>/dev/null
+		cp "$dir/console.log" "$TUNER_OUT/model.console.$run" 2>/dev/null
+		cp "$dir/report" "$TUNER_OUT/model.report.$run" 2>/dev/null
 		[ -f "$dir/report.blocks" ] &&
-			cp "$dir/report.blocks" "$TUNER_OUT/model.blocks.${TUNER_RUN:-0}" 2>/dev/null
+			cp "$dir/report.blocks" "$TUNER_OUT/model.blocks.$run" 2>/dev/null
 	fi
 	rm -rf "$dir"
 	exit "$rc"
@@ -187,5 +191,5 @@ say "$packets packets forwarded in the window, $(printf '%.0f' "$secs") s (MODEL
 grep -qx end "$dir/report" || die "the plugin's report is not whole"
 echo "packets=$packets bytes=$bytes wall_seconds=$(printf '%.1f' "$secs")"
 cat "$dir/report"
-[ "$lines" = 1 ] && [ -n "${TUNER_OUT:-}" ] && cp "$dir/report.lines" "$TUNER_OUT/model.lines.${TUNER_RUN:-0}"
+[ "$lines" = 1 ] && [ -n "${TUNER_OUT:-}" ] && cp "$dir/report.lines" "$TUNER_OUT/model.lines.$run"
 exit 0
