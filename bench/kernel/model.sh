@@ -135,16 +135,18 @@ if [ "$align5" = 1 ]; then
 	base=$(git -C "$linux" rev-parse HEAD)
 	if ! a5=$(git -C "$linux" rev-parse -q --verify "refs/heads/tuner-align5^{commit}"); then
 		wt=$(mktemp -d /tmp/tuner-align5.XXXXXX)
+		trap 'git -C "$linux" worktree remove --force "$wt" 2>/dev/null' EXIT
 		git -C "$linux" worktree add -q --detach "$wt" "$base"
 		sed -i -e 's/^v7_dma_inv_range:$/\t.align\t5\n&/' -e 's/^v7_dma_clean_range:$/\t.align\t5\n&/' \
 			"$wt/arch/arm/mm/cache-v7.S"
 		[ "$(grep -c '^	.align	5$' "$wt/arch/arm/mm/cache-v7.S")" = 2 ] ||
 			{ echo "kernel/model.sh: could not add .align 5 to cache-v7.S" >&2; exit 1; }
-		GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid GIT_AUTHOR_DATE=@0 \
-		GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid GIT_COMMITTER_DATE=@0 \
+		GIT_AUTHOR_NAME=tuner GIT_AUTHOR_EMAIL=tuner@example.invalid GIT_AUTHOR_DATE=2000-01-01T00:00:00Z \
+		GIT_COMMITTER_NAME=tuner GIT_COMMITTER_EMAIL=tuner@example.invalid GIT_COMMITTER_DATE=2000-01-01T00:00:00Z \
 			git -C "$wt" commit -q -a -m "ARM: .align 5 on v7_dma_inv_range and v7_dma_clean_range"
 		git -C "$linux" branch tuner-align5 "$(git -C "$wt" rev-parse HEAD)"
 		git -C "$linux" worktree remove --force "$wt"
+		trap - EXIT
 		a5=$(git -C "$linux" rev-parse tuner-align5)
 	fi
 	sed -e "s|^source: {repo: \([^,]*\), rev: [^}]*}|source: {repo: \1, rev: tuner-align5}|" \

@@ -38,8 +38,8 @@ K, C, B = "scripts/install-kernel-deps.sh", "scripts/install-cluster-deps.sh", "
 NEEDS = [
     ("Debian's kernel source", r"/usr/src/linux-source-6\.1", K, r"\blinux-source-6\.1\b"),
     ("the armhf router userspace", r"armhf/\.complete", K, r'touch "\$dir/\.complete"'),
-    ("qemu-system-arm", r"\bqemu-system-arm\b", K, r"\bqemu-system-arm\b"),
-    ("fdtput/fdtget", r"\bfdt(put|get)\b", K, r"\bdevice-tree-compiler\b"),
+    ("qemu-system-arm", r"\bqemu-system-arm\b", B, r"\bqemu-system-arm\b"),
+    ("fdtput/fdtget", r"\bfdt(put|get)\b", B, r"\bdevice-tree-compiler\b"),
     # The commands, not the parser or a word in a message.
     ("iperf3", r"(^|[\s\"'(;|&])iperf3\s+-", K, r"\biperf3\b"),
     ("jq", r"(^|[\s\"'(;|&])jq\s+[-'\"]", B, r"\bjq\b"),

@@ -183,14 +183,21 @@ static void table_notes(FILE *f, const struct study *s, const struct run_result 
 
 		if (!report_objective_modelled(o))
 			continue;
-		if (ua_score_parser_valid(o->parser))
+		if (ua_score_parser_valid(o->parser)) {
+			char soc[160] = "";
+
+			/* The SoC's costs, where the core has them (bcm47094). */
+			if (u->io_read || u->io_write || u->fetch_split || u->maint)
+				snprintf(soc, sizeof(soc), ", device read %g, device write %g, fetch "
+					 "group split %g%s", u->io_read, u->io_write, u->fetch_split,
+					 u->maint ? "; cache maintenance acts on the caches" : "");
 			fprintf(f, "%snote: %s is MODELLED (the uarch plugin's %s core, its caches and "
 				   "branch predictors; cycles per instruction %g, per L1I miss %g, "
-				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g; %g MHz), "
+				   "L1D miss %g, L2 miss %g, taken branch %g, mispredict %g%s; %g MHz), "
 				   "not measured on hardware\n",
 				bullet, names[i], u->preset, u->insn, u->l1i_miss, u->l1d_miss,
-				u->l2_miss, u->taken, u->mispredict, u->clock_mhz);
-		else
+				u->l2_miss, u->taken, u->mispredict, soc, u->clock_mhz);
+		} else
 			fprintf(f, "%snote: %s is MODELLED (a cache model over cachegrind counts: %g-cycle L1 miss, %g-cycle L2 miss, %g MHz), not measured on hardware\n",
 				bullet, names[i], s->model.l1_miss, s->model.ll_miss, s->model.clock_mhz);
 	}

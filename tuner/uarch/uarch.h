@@ -15,7 +15,12 @@
  *   - a unified L2 behind both, looked up on every L1 miss;
  *   - branches: a direction predictor (bimodal or gshare 2-bit counters),
  *     a branch target buffer, a return stack, and how each executed branch
- *     fared against them (ua_bpred_resolve below says exactly).
+ *     fared against them (ua_bpred_resolve below says exactly);
+ *   - with config.maint, cache maintenance by address (ua_core_maint():
+ *     the L1 D by MVA, the L2 by PA) invalidating and cleaning lines of
+ *     the modelled caches; device accesses counted, not cached;
+ *   - with config.fetch, a front end: each block fetched in groups of up
+ *     to fetch bytes that never cross an I-cache line (ua_fetch_groups).
  *
  * Replacement per cache is LRU, round-robin per set, or pseudo-random (a
  * 32-bit Galois LFSR per cache with a fixed seed, so "random" is the same
@@ -27,7 +32,8 @@
  * applied by the scorer (uarch_model.h) to the counters the plugin wrote,
  * so penalties can change without running anything again.
  *
- * The presets (uarch_config.c) are a Broadcom BCM47094's Cortex-A9 and a
+ * The presets (uarch_config.c) are a Broadcom BCM47094's Cortex-A9 (the
+ * core alone, and bcm47094: with the SoC's costs and the front end) and a
  * MediaTek MT7621's MIPS 1004Kc; every number there cites its source.
  *
  * Everything here is plain C with no tuner dependency (it is compiled into
