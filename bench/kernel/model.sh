@@ -129,9 +129,11 @@ preset=bcm47094 penv=
 # --align5: a commit of the kernel with `.align 5` (32 bytes) before the
 # two DMA maintenance functions, on branch tuner-align5 (fixed identity
 # and dates: the same commit every time), -O2 on the same layout seeds.
-a5=
+# Builds of that commit (from an earlier --align5) are told apart in any
+# case.
+linux=$(sed -n 's|^source: {repo: \([^,]*\),.*|\1|p' "$study")
+a5=$(git -C "$linux" rev-parse -q --verify "refs/heads/tuner-align5^{commit}" || true)
 if [ "$align5" = 1 ]; then
-	linux=$(sed -n 's|^source: {repo: \([^,]*\),.*|\1|p' "$study")
 	base=$(git -C "$linux" rev-parse HEAD)
 	if ! a5=$(git -C "$linux" rev-parse -q --verify "refs/heads/tuner-align5^{commit}"); then
 		wt=$(mktemp -d /tmp/tuner-align5.XXXXXX)
@@ -229,7 +231,7 @@ def welch(v, base):
     df = se ** 4 / ((st.variance(v) / len(v)) ** 2 / (len(v) - 1) +
                     (st.variance(base) / len(base)) ** 2 / (len(base) - 1)) if se > 0 else len(v) - 1
     return (m - bm) / bm * 100, t95(df) * se / bm * 100
-rows = configs + (["-O2 +align5"] if a5 else [])
+rows = configs + (["-O2 +align5"] if a5 and any("-O2 +align5" in c for c in cyc.values()) else [])
 for tb in sorted(cyc):
     c = cyc[tb]
     base = [c.get("-O2", {}).get(s) for s in range(k)]

@@ -41,14 +41,22 @@ int cmd_uarch(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 
 struct ua_config;
+/* The options `tuner uarch` and `tuner profile` share: --study S,
+ * --preset P, --set K=V (getopt values 's', 'p', 'S'). */
+struct uarch_choice {
+	const char *study, *preset;
+	const char **sets; /* malloced array of optarg pointers */
+	size_t nsets, alloc;
+};
+/* 1 if getopt's c is one of those options (taken into ch), else 0. */
+int cmd_uarch_option(struct uarch_choice *ch, int c, const char *arg);
 /*
- * The modelled core `tuner uarch` and `tuner profile` weigh with: the
- * measure.uarch of study or the preset named (exactly one of them), then
- * each "KEY=VALUE" of sets. 0, or -1 with a message printed ("tuner:
- * CMD: ..."). Allocates nothing.
+ * The modelled core to weigh with: the measure.uarch of ch->study or the
+ * preset named (exactly one of them), then each "KEY=VALUE" of ch->sets.
+ * 0, or -1 with a message printed ("tuner: CMD: ..."). Frees ch->sets
+ * either way.
  */
-int cmd_uarch_config(struct ua_config *cfg, const char *study, const char *preset,
-		     const char *const *sets, size_t nsets, const char *cmd);
+int cmd_uarch_config(struct ua_config *cfg, struct uarch_choice *ch, const char *cmd);
 int cmd_report(int argc, char **argv);
 int cmd_effects(int argc, char **argv);
 int cmd_defaults(int argc, char **argv);

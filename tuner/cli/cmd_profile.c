@@ -152,9 +152,9 @@ int cmd_profile(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *study = NULL, *preset = NULL, *elf = NULL;
-	const char **sets = NULL;
-	size_t nsets = 0, setalloc = 0, nblocks = 0, nsyms = 0, nf = 0;
+	struct uarch_choice ch = { NULL, NULL, NULL, 0, 0 };
+	const char *elf = NULL;
+	size_t nsets, nblocks = 0, nsyms = 0, nf = 0;
 	uint64_t top = 15;
 	double packets = 0;
 	struct ua_config cfg;
@@ -171,17 +171,9 @@ int cmd_profile(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (cmd_uarch_option(&ch, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			study = optarg;
-			break;
-		case 'p':
-			preset = optarg;
-			break;
-		case 'S':
-			ALLOC_GROW(sets, nsets + 1, setalloc);
-			sets[nsets++] = optarg;
-			break;
 		case 'e':
 			elf = optarg;
 			break;
@@ -210,7 +202,8 @@ int cmd_profile(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (cmd_uarch_config(&cfg, study, preset, sets, nsets, "profile") < 0)
+	nsets = ch.nsets;
+	if (cmd_uarch_config(&cfg, &ch, "profile") < 0)
 		goto out;
 	if (optind != argc - 1) {
 		fprintf(stderr, "tuner: profile: give one blocks file or build directory (see "
@@ -272,6 +265,6 @@ out:
 	free(text);
 	free(blocks_path);
 	free(elf_path);
-	free(sets);
+	free(ch.sets);
 	return ret;
 }

@@ -241,8 +241,26 @@ static int apply_set(struct ua_config *c, const char *kv, const char *cmd)
 	return 0;
 }
 
-int cmd_uarch_config(struct ua_config *cfg, const char *study, const char *preset,
-		     const char *const *sets, size_t nsets, const char *cmd)
+int cmd_uarch_option(struct uarch_choice *ch, int c, const char *arg)
+{
+	switch (c) {
+	case 's':
+		ch->study = arg;
+		return 1;
+	case 'p':
+		ch->preset = arg;
+		return 1;
+	case 'S':
+		ALLOC_GROW(ch->sets, ch->nsets + 1, ch->alloc);
+		ch->sets[ch->nsets++] = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int choose(struct ua_config *cfg, const char *study, const char *preset,
+		  const char *const *sets, size_t nsets, const char *cmd)
 {
 	char err[256];
 
@@ -275,6 +293,15 @@ int cmd_uarch_config(struct ua_config *cfg, const char *study, const char *prese
 	return 0;
 }
 
+int cmd_uarch_config(struct ua_config *cfg, struct uarch_choice *ch, const char *cmd)
+{
+	int r = choose(cfg, ch->study, ch->preset, ch->sets, ch->nsets, cmd);
+
+	free(ch->sets);
+	ch->sets = NULL;
+	return r;
+}
+
 int cmd_uarch(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -285,9 +312,8 @@ int cmd_uarch(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *study = NULL, *preset = NULL;
-	const char **sets = NULL;
-	size_t nsets = 0, setalloc = 0;
+	struct uarch_choice ch = { NULL, NULL, NULL, 0, 0 };
+	size_t nsets;
 	struct items it = { NULL, 0, 0 };
 	struct ua_config cfg;
 	int csv = 0, c, ret = EXIT_USAGE, failed = 0;
@@ -297,17 +323,9 @@ int cmd_uarch(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		if (cmd_uarch_option(&ch, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			study = optarg;
-			break;
-		case 'p':
-			preset = optarg;
-			break;
-		case 'S':
-			ALLOC_GROW(sets, nsets + 1, setalloc);
-			sets[nsets++] = optarg;
-			break;
 		case 'c':
 			csv = 1;
 			break;
@@ -320,7 +338,8 @@ int cmd_uarch(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (cmd_uarch_config(&cfg, study, preset, sets, nsets, "uarch") < 0)
+	nsets = ch.nsets;
+	if (cmd_uarch_config(&cfg, &ch, "uarch") < 0)
 		goto out;
 	if (optind == argc) {
 		fprintf(stderr, "tuner: uarch: no report given (see 'tuner uarch --help')\n");
@@ -377,6 +396,6 @@ out:
 		free(it.v[i].path);
 	}
 	free(it.v);
-	free(sets);
+	free(ch.sets);
 	return ret;
 }
