@@ -29,7 +29,15 @@
 #    a branch tuner-align5 of the work area's kernel repository, made the
 #    same way every time), on the same layout seeds;
 # 6. the top 15 functions by modelled cycles of -O2, layout seed 0
-#    (`tuner profile`), per testbed, and the DMA maintenance's share.
+#    (`tuner profile`), per testbed, and the DMA maintenance's share;
+# 7. the sender's share: the -O2 kernel (layout seed 0) booted with
+#    natgen's frames sent to no NIC (TUNER_KERNEL_MODEL_SENDONLY=1), its
+#    cycles per frame sent against those per frame forwarded, per GRO
+#    setting, and its top functions;
+# 8. the counters that explain dropping -fno-reorder-blocks from the 4.19
+#    flags: per testbed, the modelled cycles split by cause and the
+#    events per packet of both flag sets, mean over the layout seeds
+#    (`tuner uarch --csv` on the results directory).
 # --before scores the way the model did before the DMA path (2026-12-07):
 # virtio's own path (TUNER_KERNEL_MODEL_PATH=virtio) and the cortex-a9
 # preset (no cache maintenance, device or front-end costs); its
@@ -205,6 +213,37 @@ print("  spread %.4f%% of cycles/packet; counters %s" % (spread, "byte-identical
 print("  one evaluation (boot + warm-up + window): %.0f-%.0f s wall" % (min(wall), max(wall)))
 PY
 
+# The sender alone: natgen's frames sent to MAC addresses no NIC has
+# (TUNER_KERNEL_MODEL_SENDONLY=1), so the router forwards none; its cycles
+# per frame sent against the forwarding run's per frame forwarded, same
+# kernel, same GRO setting.
+echo "== the sender's share: the -O2 kernel (layout seed 0) with natgen's frames going nowhere"
+case $gro in both) gros='off on' ;; *) gros=$gro ;; esac
+[ "$before" = 1 ] && gros=off
+for g in $gros; do
+	o=$det/sender-gro-$g.out
+	if [ ! -s "$o" ]; then
+		mkdir -p "$det/sender-gro-$g"
+		TUNER_OUT=$det/sender-gro-$g TUNER_RUN=0 TUNER_ARTIFACT=$b/arch/arm/boot/zImage \
+			TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin TUNER_KERNEL_MODEL_PATH=${penv:-dma} TUNER_KERNEL_MODEL_GRO=$g TUNER_KERNEL_MODEL_SENDONLY=1 \
+			"$root/targets/qemu-linux/model.sh" >"$o.tmp"
+		mv "$o.tmp" "$o"
+	fi
+	fwd=$det/boot1.out
+	if [ "$g" = on ]; then
+		fwd=$b/model.report.gro-on.0
+		[ -f "$fwd" ] || { echo "  GRO on: no forwarding report $fwd"; continue; }
+	fi
+	s=$("$tuner" uarch --preset "$preset" --csv "$o" | awk -F, 'NR == 2 { print $2 }')
+	f=$("$tuner" uarch --preset "$preset" --csv "$fwd" | awk -F, 'NR == 2 { print $2 }')
+	awk -v g="$g" -v s="$s" -v f="$f" 'BEGIN {
+		printf "  GRO %s: the sender alone %.1f cycles per frame sent, forwarding %.1f per frame forwarded: %.1f%%\n",
+			g, s, f, s / f * 100 }'
+done
+echo "  where the sender's cycles go (GRO off, per frame sent):"
+"$tuner" profile --preset "$preset" --elf "$b/vmlinux" --packets "$(grep -ho 'packets=[0-9]*' \
+	"$det/sender-gro-off.out" | cut -d= -f2)" --top 8 "$det/sender-gro-off/model.blocks.0" | sed 's/^/  /'
+
 echo "== flag sets on $seeds layout seeds (MODELLED cycles per forwarded packet, preset $preset${penv:+, path $penv})"
 python3 - "$j" "$configs" "$seeds" "$a5" <<'PY'
 import json, math, statistics as st, sys
@@ -243,6 +282,8 @@ for tb in sorted(cyc):
     print("  %-36s %11s %12s %8s %8s %19s %32s" % ("flags", "zImage B", "cycles/pkt", "layout sd", "range", "min-max", "vs -O2 (95% CI)"))
     for cf in rows:
         v = [c.get(cf, {}).get(s) for s in range(k)]
+        if not c.get(cf):
+            continue  # not measured on this testbed
         if None in v:
             print("  %-36s missing layout seeds: %s" % (cf, sorted(c.get(cf, {}))))
             continue
@@ -266,6 +307,49 @@ for tb in sorted(cyc):
               % (a, (st.mean(va) / st.mean(vb) - 1) * 100, lo, hi, d))
 PY
 
+echo "== the counters that explain dropping -fno-reorder-blocks (tuner uarch, mean per packet over the layout seeds)"
+# Each build's reports weighed again (tuner uarch on the results directory,
+# nothing run): the split of the modelled cycles, and the events, of the
+# 4.19 flags and of the same without -fno-reorder-blocks. Reports of the
+# other preset's machine are not this table's (tuner uarch says so on
+# stderr, silenced here).
+"$tuner" uarch --preset "$preset" --csv "$res" 2>/dev/null >"$res/uarch.csv" || true
+python3 - "$res/uarch.csv" "$seeds" "$preset" <<'PY'
+import csv, re, statistics as st, sys
+path, k, preset = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+a, b = "-O2 -fno-reorder-blocks -fno-tree-ch", "-O2 -fno-tree-ch"
+rows = {}
+for r in csv.DictReader(open(path)):
+    m = re.match(r"^(.*) seed (\d+) run (?:(.+)\.)?0$", r["report"])
+    if not m or m.group(1) not in (a, b) or int(m.group(2)) >= k:
+        continue
+    tb = m.group(3) or "local"
+    rows.setdefault(tb, {}).setdefault(m.group(1), {})[int(m.group(2))] = r
+parts = [("cycles", "cycles"), ("insns", "c_insn"), ("L1I", "c_l1i"), ("L1D", "c_l1d"), ("L2", "c_l2"),
+         ("taken", "c_taken"), ("mispredict", "c_mispredict"), ("device", "c_io"), ("fetch split", "c_fetch")]
+events = [("insns", "insns"), ("L1I misses", "l1i_misses"), ("L1D misses", "l1d_misses"),
+          ("L2 misses", "l2_misses"), ("taken", "taken"), ("mispredicts", "mispredicts"),
+          ("fetch splits", "fetch_splits")]
+for tb in sorted(rows):
+    va, vb = rows[tb].get(a, {}), rows[tb].get(b, {})
+    seeds = sorted(set(va) & set(vb))
+    if not seeds:
+        continue
+    def mean(v, key):
+        return st.mean(float(v[s][key]) for s in seeds)
+    print("  testbed %s (%s, %d layout seeds)" % (tb, preset, len(seeds)))
+    print("  A = %s, B = %s" % (a, b))
+    print("  %-22s %10s %10s %10s %s" % ("cycles per packet", "A", "B", "B - A", "of A's cycles"))
+    ca = mean(va, "cycles")
+    for name, key in parts:
+        x, y = mean(va, key), mean(vb, key)
+        print("  %-22s %10.1f %10.1f %+10.1f %+8.2f%%" % (name, x, y, y - x, (y - x) / ca * 100))
+    print("  %-22s %10s %10s %10s %s" % ("events per packet", "A", "B", "B - A", "change"))
+    for name, key in events:
+        x, y = mean(va, key), mean(vb, key)
+        print("  %-22s %10.1f %10.1f %+10.1f %+8.2f%%" % (name, x, y, y - x, (y - x) / x * 100 if x else 0))
+PY
+
 echo "== where the cycles go: -O2, layout seed 0 (tuner profile --top 15)"
 for tb in $(jq -r 'select(.type == "measure") | .testbed // "local"' "$j" | sort -u); do
 	suffix=
@@ -282,8 +366,8 @@ for tb in $(jq -r 'select(.type == "measure") | .testbed // "local"' "$j" | sort
 		END { printf "  the DMA maintenance functions: %.2f%% of the modelled cycles (the seeds: about 25%%)\n", s }'
 done
 
-echo "== tuner compare -O2 (A) vs -O2 -fno-reorder-blocks (B) on this journal"
 if printf '%s\n' "${list[@]}" | grep -qx -- '-O2 -fno-reorder-blocks' && [ "$gro" != both ]; then
+	echo "== tuner compare -O2 (A) vs -O2 -fno-reorder-blocks (B) on this journal"
 	"$tuner" compare "$study" --a -O2 --b "-O2 -fno-reorder-blocks" --layout "$seeds" --repeats 1 \
 		--results "$res" || true
 fi

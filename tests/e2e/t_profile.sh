@@ -63,13 +63,29 @@ tot=$(awk -F, 'NR > 1 { s += $4 } END { printf "%.1f", s }' p1.csv)
 u=$("$TUNER" uarch --preset bcm47094 --csv lf.out | awk -F, 'NR == 2 { printf "%.1f", $2 }')
 [ "$tot" = "$u" ] || fail "profile total $tot, tuner uarch $u"
 
-# 3. A build directory: model.blocks.N, vmlinux, packets from its log.
+# 3. A build directory: model.blocks.N, vmlinux, packets from its log;
+#    tuner uarch on its model.report.*.
 mkdir -p bd
 cp lf.blocks bd/model.blocks.0
 cp lf.arm bd/vmlinux
 echo "packets=1000 bytes=1514000 wall_seconds=1" >bd/measure-local.log
 "$TUNER" profile --preset bcm47094 --csv bd >pd.csv || fail "profile DIR failed"
 [ "$(col pd.csv straddle 12)" = 1.0000 ] || fail "per packet: $(cat pd.csv)"
+# The measure log is appended to: its last packets line is the run's; a
+# testbed's run (model.blocks.TESTBED.RUN) takes measure-TESTBED.log's.
+{ echo "packets=7 bytes=1"; echo "packets=100 bytes=151400 wall_seconds=1"; } >bd/measure-gro-on.log
+cp lf.blocks bd/model.blocks.gro-on.0
+"$TUNER" profile --preset bcm47094 --elf lf.arm --csv bd/model.blocks.gro-on.0 >pg.csv ||
+	fail "profile of a testbed's blocks failed"
+[ "$(col pg.csv straddle 12)" = 10.0000 ] || fail "testbed's packets: $(cat pg.csv)"
+# tuner uarch on the same directory: each model.report.* with the packets
+# of its measure log, labelled with the testbed's run.
+cp lf bd/model.report.0
+cp lf bd/model.report.gro-on.0
+"$TUNER" uarch --preset bcm47094 --csv bd >ud.csv || fail "uarch DIR failed: $(cat ud.csv)"
+uc() { awk -F, -v r="\"$1\"" '$1 == r { print $20 }' ud.csv; } # fetch_splits per packet
+[ "$(uc 'bd run 0')" = 1.000 ] && [ "$(uc 'bd run gro-on.0')" = 10.000 ] ||
+	fail "uarch DIR: $(cat ud.csv)"
 
 # 4. Bad input: clear errors, the right exit status.
 set +e

@@ -57,6 +57,14 @@ int cmd_uarch_option(struct uarch_choice *ch, int c, const char *arg);
  * either way.
  */
 int cmd_uarch_config(struct ua_config *cfg, struct uarch_choice *ch, const char *cmd);
+/*
+ * The packets line ("packets=N bytes=B ...") of a kernel model run kept as
+ * DIR/model.report.SUFFIX (SUFFIX "RUN" on the local testbed, "TESTBED.RUN"
+ * on another, as targets/qemu-linux/model.sh names them): the last such
+ * line of DIR/measure-TESTBED.log, the measure command's appended output.
+ * NULL if there is none. Caller frees with free().
+ */
+char *cmd_kernel_packets_line(const char *dir, const char *suffix);
 int cmd_report(int argc, char **argv);
 int cmd_effects(int argc, char **argv);
 int cmd_defaults(int argc, char **argv);

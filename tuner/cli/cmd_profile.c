@@ -23,13 +23,15 @@ const char profile_usage[] =
 	"into the functions of an ELF file's symbol table and weighed with a modelled\n"
 	"core's penalties (the formula of `tuner uarch`). A MODEL, not a measurement.\n\n"
 	"BLOCKS is such a file; DIR a build directory: its model.blocks.* of the\n"
-	"lowest run, its vmlinux, and the packets=N of its measure-*.log.\n\n"
+	"lowest run on the local testbed, and its vmlinux. For model.blocks.RUN\n"
+	"(or .TESTBED.RUN) the packets are the last packets=N of measure-local.log\n"
+	"(or measure-TESTBED.log) beside it.\n\n"
 	"  --study S     the penalties and machine of S's measure.uarch\n"
 	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, cachegrind)\n"
 	"  --set K=V     change one key after that (repeatable)\n"
 	"  --elf FILE    the program or kernel whose symbols name the code\n"
 	"                (default with DIR: DIR/vmlinux)\n"
-	"  --packets N   per packet figures (default with DIR: its measure log's)\n"
+	"  --packets N   per packet figures (default: the measure log's)\n"
 	"  --top N       the N functions with the most cycles (default 15; 0: all)\n"
 	"  --csv         CSV, one row per function, every function\n"
 	"  -h, --help    this text\n\n"
@@ -83,24 +85,24 @@ static char *find_blocks(const char *dir)
 	return NULL;
 }
 
-/* The first packets=N token of dir's measure-*.log files; 0 if none. */
-static double dir_packets(const char *dir)
+/* The packets=N of the run whose blocks file is path (model.blocks.SUFFIX:
+ * the last packets line of the measure log beside it); 0 if none. */
+static double run_packets(const char *path)
 {
-	static const char *const logs[] = { "measure-local.log", "measure-0.log", NULL };
+	const char *base = strrchr(path, '/');
+	char *dir, *line;
+	double v = 0;
 
-	for (const char *const *l = logs; *l; l++) {
-		char *p = xasprintf("%s/%s", dir, *l), *text = NULL, *at;
-		size_t len;
-		double v = 0;
-
-		if (read_file(&text, &len, p) == 0 && (at = strstr(text, "packets=")))
-			v = strtod(at + 8, NULL);
-		free(text);
-		free(p);
-		if (v > 0)
-			return v;
-	}
-	return 0;
+	base = base ? base + 1 : path;
+	if (strncmp(base, "model.blocks.", 13))
+		return 0;
+	dir = path_dirname(path);
+	line = cmd_kernel_packets_line(dir, base + 13);
+	if (line)
+		v = strtod(line + 8, NULL);
+	free(line);
+	free(dir);
+	return v > 0 ? v : 0;
 }
 
 static void print_rows(const struct row *r, size_t n, size_t top, double total, double per,
@@ -220,9 +222,9 @@ int cmd_profile(int argc, char **argv)
 	} else {
 		if (!elf)
 			elf_path = xasprintf("%s/vmlinux", argv[optind]);
-		if (!packets)
-			packets = dir_packets(argv[optind]);
 	}
+	if (!packets)
+		packets = run_packets(blocks_path);
 	if (!elf && !elf_path) {
 		fprintf(stderr, "tuner: profile: --elf names the program whose symbols name the "
 				"code\n");

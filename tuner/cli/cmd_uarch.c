@@ -24,9 +24,12 @@ const char uarch_usage[] =
 	"FILE is what a measure command printed (a line with packets=N and bytes=B,\n"
 	"and the plugin's report), or a report uarch.out.RUN whose packets line is\n"
 	"in natbench.stdout.RUN beside it (as targets/natbench/score-uarch.sh\n"
-	"leaves them in a build directory). DIR is a build directory (each\n"
-	"uarch.out.* in it) or a results directory (each of its builds/*/, labelled\n"
-	"with the build's flags, PGO and layout seed from its journal).\n\n"
+	"leaves them in a build directory), or a kernel model's report\n"
+	"model.report.[TESTBED.]RUN whose packets line is the last of\n"
+	"measure-TESTBED.log beside it (targets/qemu-linux/model.sh; TESTBED local\n"
+	"when not named). DIR is a build directory (each uarch.out.* and\n"
+	"model.report.* in it) or a results directory (each of its builds/*/,\n"
+	"labelled with the build's flags, PGO and layout seed from its journal).\n\n"
 	"For each report: modelled cycles per packet and their split by cause\n"
 	"(instructions, L1 I misses, L1 D misses, L2 misses, taken branches,\n"
 	"mispredicts, device accesses, fetch groups split at a line end), modelled\n"
@@ -97,14 +100,16 @@ static size_t list_dir(char ***out, const char *dir, const char *prefix)
 	return n;
 }
 
-/* Each uarch.out.* of a build directory, labelled prefix + ":" + run. */
-static size_t add_build_dir(struct items *it, const char *dir, const char *prefix)
+/* Each report of a build directory named kind + RUN, labelled prefix +
+ * " run " + RUN. */
+static size_t add_reports(struct items *it, const char *dir, const char *prefix,
+			  const char *kind)
 {
 	char **names;
-	size_t n = list_dir(&names, dir, "uarch.out.");
+	size_t n = list_dir(&names, dir, kind);
 
 	for (size_t i = 0; i < n; i++) {
-		const char *run = names[i] + strlen("uarch.out.");
+		const char *run = names[i] + strlen(kind);
 
 		add_item(it, xasprintf("%s%srun %s", prefix, *prefix ? " " : "", run),
 			 xasprintf("%s/%s", dir, names[i]));
@@ -112,6 +117,14 @@ static size_t add_build_dir(struct items *it, const char *dir, const char *prefi
 	}
 	free(names);
 	return n;
+}
+
+/* Each uarch.out.* (natbench) and model.report.* (the kernel model) of a
+ * build directory. */
+static size_t add_build_dir(struct items *it, const char *dir, const char *prefix)
+{
+	return add_reports(it, dir, prefix, "uarch.out.") +
+	       add_reports(it, dir, prefix, "model.report.");
 }
 
 static size_t add_results_dir(struct items *it, const char *dir)
@@ -143,8 +156,9 @@ static size_t add_results_dir(struct items *it, const char *dir)
 	return added;
 }
 
-/* The text to score: the file, and for uarch.out.RUN the packets line of
- * natbench.stdout.RUN beside it when the file has none. */
+/* The text to score: the file, and when it has no packets line, for
+ * uarch.out.RUN the one of natbench.stdout.RUN beside it, for
+ * model.report.SUFFIX the last of the measure log beside it. */
 static int load_text(char **out, size_t *len, const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -154,11 +168,18 @@ static int load_text(char **out, size_t *len, const char *path)
 	if (read_file(&text, &tl, path) < 0)
 		return -1;
 	base = base ? base + 1 : path;
-	if (!strstr(text, "packets=") && !strncmp(base, "uarch.out.", 10)) {
+	if (!strstr(text, "packets=")) {
 		dir = path_dirname(path);
-		char *sp = xasprintf("%s/natbench.stdout.%s", dir, base + 10);
+		if (!strncmp(base, "uarch.out.", 10)) {
+			char *sp = xasprintf("%s/natbench.stdout.%s", dir, base + 10);
 
-		if (read_file(&side, &sl, sp) == 0) {
+			if (read_file(&side, &sl, sp) < 0)
+				side = NULL;
+			free(sp);
+		} else if (!strncmp(base, "model.report.", 13)) {
+			side = cmd_kernel_packets_line(dir, base + 13);
+		}
+		if (side) {
 			char *both = xasprintf("%s\n%s", side, text);
 
 			free(text);
@@ -166,12 +187,33 @@ static int load_text(char **out, size_t *len, const char *path)
 			tl = strlen(both);
 		}
 		free(side);
-		free(sp);
 		free(dir);
 	}
 	*out = text;
 	*len = tl;
 	return 0;
+}
+
+char *cmd_kernel_packets_line(const char *dir, const char *suffix)
+{
+	const char *dot = strrchr(suffix, '.');
+	char *testbed = dot ? xstrndup(suffix, (size_t)(dot - suffix)) : xstrdup("local");
+	char *p = xasprintf("%s/measure-%s.log", dir, testbed), *text = NULL, *line = NULL;
+	size_t len;
+
+	if (read_file(&text, &len, p) == 0) {
+		const char *at = NULL;
+
+		for (const char *q = text; (q = strstr(q, "packets=")); q++)
+			if (q == text || q[-1] == '\n')
+				at = q;
+		if (at)
+			line = xstrndup(at, strcspn(at, "\n"));
+	}
+	free(text);
+	free(p);
+	free(testbed);
+	return line;
 }
 
 static void print_row(const struct ua_score *s, const char *label, int csv)
@@ -358,7 +400,7 @@ int cmd_uarch(int argc, char **argv)
 			add_item(&it, xstrdup(argv[i]), xstrdup(argv[i]));
 		free(builds);
 		if (it.n == before) {
-			fprintf(stderr, "tuner: uarch: no uarch report (uarch.out.*) under '%s'\n",
+			fprintf(stderr, "tuner: uarch: no uarch report (uarch.out.*, model.report.*) under '%s'\n",
 				argv[i]);
 			ret = EXIT_FAIL;
 			goto out;
