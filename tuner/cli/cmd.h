@@ -48,6 +48,11 @@ struct uarch_choice {
 	const char **sets; /* malloced array of optarg pointers */
 	size_t nsets, alloc;
 };
+/* Those options' entries of a struct option table. */
+#define CMD_UARCH_LONGOPTS \
+	{ "study", required_argument, NULL, 's' }, \
+	{ "preset", required_argument, NULL, 'p' }, \
+	{ "set", required_argument, NULL, 'S' }
 /* 1 if getopt's c is one of those options (taken into ch), else 0. */
 int cmd_uarch_option(struct uarch_choice *ch, int c, const char *arg);
 /*

@@ -144,9 +144,7 @@ static void print_rows(const struct row *r, size_t n, size_t top, double total, 
 int cmd_profile(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "study", required_argument, NULL, 's' },
-		{ "preset", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 'S' },
+		CMD_UARCH_LONGOPTS,
 		{ "elf", required_argument, NULL, 'e' },
 		{ "packets", required_argument, NULL, 'n' },
 		{ "top", required_argument, NULL, 't' },

@@ -347,9 +347,7 @@ int cmd_uarch_config(struct ua_config *cfg, struct uarch_choice *ch, const char 
 int cmd_uarch(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "study", required_argument, NULL, 's' },
-		{ "preset", required_argument, NULL, 'p' },
-		{ "set", required_argument, NULL, 'S' },
+		CMD_UARCH_LONGOPTS,
 		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
