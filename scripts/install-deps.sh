@@ -15,8 +15,9 @@
 # (/usr/bin/time) takes the CPU seconds in bench/natbench-router.sh; jq
 # reads JSON outputs in the end-to-end tests (t_compare.sh, ...).
 # cmark-gfm renders the Markdown outputs as GitHub would
-# (tests/e2e/t_hostile.sh). qemu-system-arm runs a bare-metal program
-# under the plugin's cache maintenance model (t_uarch_maint.sh) and, with
+# (tests/e2e/t_hostile.sh). qemu-system-arm and qemu-system-mips (its
+# qemu-system-mipsel) run bare-metal programs under the plugin's cache
+# maintenance model (t_uarch_maint.sh); qemu-system-arm, with
 # device-tree-compiler, checks the kernel model's device tree
 # (t_mk_dtb.sh).
 set -eu
@@ -24,7 +25,7 @@ set -eu
 PKGS="gcc make pkg-config git binutils libgit2-dev libyaml-dev libjansson-dev libcmocka-dev valgrind
 gcc-arm-linux-gnueabihf libc6-dev-armhf-cross gcc-mipsel-linux-gnu libc6-dev-mipsel-cross qemu-user
 ccache clang libclang-rt-14-dev chromium fonts-dejavu-core python3-optuna r-cran-irace time jq cmark-gfm
-qemu-system-arm device-tree-compiler"
+qemu-system-arm qemu-system-mips device-tree-compiler"
 
 . "$(dirname "$0")/sudo.sh"
 # shellcheck disable=SC2086

@@ -39,6 +39,7 @@ NEEDS = [
     ("Debian's kernel source", r"/usr/src/linux-source-6\.1", K, r"\blinux-source-6\.1\b"),
     ("the armhf router userspace", r"armhf/\.complete", K, r'touch "\$dir/\.complete"'),
     ("qemu-system-arm", r"\bqemu-system-arm\b", B, r"\bqemu-system-arm\b"),
+    ("qemu-system-mipsel", r"\bqemu-system-mipsel\b", B, r"\bqemu-system-mips\b"),
     ("fdtput/fdtget", r"\bfdt(put|get)\b", B, r"\bdevice-tree-compiler\b"),
     # The commands, not the parser or a word in a message.
     ("iperf3", r"(^|[\s\"'(;|&])iperf3\s+-", K, r"\biperf3\b"),

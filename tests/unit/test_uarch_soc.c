@@ -240,6 +240,44 @@ static void test_uarch_soc__decode(void **state)
 	assert_int_equal(ua_l2c310_line_op(0x77c), 0); /* by way */
 }
 
+/* MIPS32 CACHE by address, as Linux's r4k_dma_cache_* and the 1004K's L2
+ * (sc-mips.c) use them: D ops level 1, S ops level 2, the rest refused. */
+static void test_uarch_soc__decode_mips_cache(void **state)
+{
+	enum ua_maint_op op = 0;
+	unsigned base = 99;
+	int32_t off = 99;
+
+	(void)state;
+	/* cache 0x15, 0(t0): Hit_Writeback_Inv_D */
+	assert_int_equal(ua_decode_mips_cache(0xbd150000u, &op, &base, &off), 1);
+	assert_int_equal(op, UA_MAINT_CLEAN_INV);
+	assert_int_equal(base, 8);
+	assert_int_equal(off, 0);
+	/* cache 0x11, 64(t0): Hit_Invalidate_D */
+	assert_int_equal(ua_decode_mips_cache(0xbd110040u, &op, &base, &off), 1);
+	assert_int_equal(op, UA_MAINT_INV);
+	assert_int_equal(off, 64);
+	/* cache 0x13, -64(a0): Hit_Invalidate_SD */
+	assert_int_equal(ua_decode_mips_cache(0xbc93ffc0u, &op, &base, &off), 2);
+	assert_int_equal(op, UA_MAINT_INV);
+	assert_int_equal(base, 4);
+	assert_int_equal(off, -64);
+	/* cache 0x1b, 32(t1): Hit_Writeback_SD; cache 0x19: Hit_Writeback_D */
+	assert_int_equal(ua_decode_mips_cache(0xbd3b0020u, &op, &base, &off), 2);
+	assert_int_equal(op, UA_MAINT_CLEAN);
+	assert_int_equal(base, 9);
+	assert_int_equal(ua_decode_mips_cache(0xbd190000u, &op, &base, &off), 1);
+	assert_int_equal(op, UA_MAINT_CLEAN);
+	/* Hit_Invalidate_I, Index_Writeback_Inv_D, Index_Store_Tag_SD, a
+	 * tertiary op, a load word: not modelled */
+	assert_int_equal(ua_decode_mips_cache(0xbd100000u, &op, &base, &off), -1);
+	assert_int_equal(ua_decode_mips_cache(0xbd010000u, &op, &base, &off), -1);
+	assert_int_equal(ua_decode_mips_cache(0xbd0b0000u, &op, &base, &off), -1);
+	assert_int_equal(ua_decode_mips_cache(0xbd120000u, &op, &base, &off), -1);
+	assert_int_equal(ua_decode_mips_cache(0x8d150000u, &op, &base, &off), -1);
+}
+
 static void test_uarch_soc__config(void **state)
 {
 	struct ua_config c, d;
@@ -285,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_uarch_soc__device_accesses),
 		cmocka_unit_test(test_uarch_soc__fetch_groups),
 		cmocka_unit_test(test_uarch_soc__decode),
+		cmocka_unit_test(test_uarch_soc__decode_mips_cache),
 		cmocka_unit_test(test_uarch_soc__config),
 	};
 

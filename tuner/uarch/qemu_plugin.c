@@ -72,7 +72,7 @@ static uint64_t l2c_base = UINT64_MAX; /* l2c=: the L2C-310's registers */
 static uint64_t maint_unread;          /* maintenance whose address could not be read */
 static int mark_dumped; /* a dbg #2 wrote out_path: keep it at exit */
 static int system_mode; /* QEMU emulates a whole machine */
-static int maint_on;    /* system mode, A32, a machine with maint=on */
+static int maint_on;    /* system mode, A32 or MIPS, a machine with maint=on */
 
 pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* blocks, ctl */
 struct block *buckets[NBUCKETS];
@@ -210,6 +210,29 @@ static void on_maint(unsigned int vcpu, void *udata)
 		return;
 	}
 	ua_core_maint(&core, r, 1, op, pa);
+}
+
+/* The exec callback of a MIPS CACHE instruction by address (before it
+ * runs): udata is its word, and its block's region in bits 32 and up. */
+static void on_maint_mips(unsigned int vcpu, void *udata)
+{
+	uint64_t u = (uintptr_t)udata;
+	enum ua_region r = (enum ua_region)(u >> 32);
+	enum ua_maint_op op;
+	unsigned base;
+	int32_t off;
+	int level = ua_decode_mips_cache((uint32_t)u, &op, &base, &off);
+	uint32_t va;
+	uint64_t pa;
+
+	if (level < 0)
+		return;
+	if (read_reg(vcpu, (int)base, &va) < 0 ||
+	    (pa = phys_of(vcpu, (uint32_t)(va + (uint32_t)off))) == UINT64_MAX) {
+		maint_unread++;
+		return;
+	}
+	ua_core_maint(&core, r, level, op, pa);
 }
 
 /* System mode: the physical address; I/O is not cached but counted, and a
@@ -376,6 +399,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		enum ua_maint_op op;
 		unsigned rt;
 
+		int mips = (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) && qemu_plugin_insn_size(in) == 4;
+		unsigned base;
+		int32_t off;
+
+		if (mips && maint_on &&
+		    ua_decode_mips_cache(word(in, isa == ISA_MIPS_BE), &op, &base, &off) > 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(
+				in, on_maint_mips, QEMU_PLUGIN_CB_R_REGS,
+				(void *)(uintptr_t)((uint64_t)b->region << 32 |
+						    word(in, isa == ISA_MIPS_BE)));
 		if (a32 && maint_on && ua_decode_a32_maint(word(in, 0), &op, &rt) >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(
 				in, on_maint, QEMU_PLUGIN_CB_R_REGS,
@@ -518,10 +551,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		die("%s", err);
 		return -1;
 	}
-	maint_on = cfg.maint && system_mode && isa == ISA_A32;
-	if (maint_on && find_qemu_internals() < 0) {
-		die("%s", "maint=on needs QEMU's qemu_get_cpu, arm_cpu_gdb_read_register and "
-		    "cpu_get_phys_page_debug (exported by QEMU 7.2's qemu-system-arm): not found");
+	maint_on = cfg.maint && system_mode && isa != ISA_NONE;
+	if (maint_on && find_qemu_internals(isa == ISA_A32 ? "arm_cpu_gdb_read_register"
+							   : "mips_cpu_gdb_read_register") < 0) {
+		die("%s", "maint=on needs QEMU's qemu_get_cpu, its target's gdb register reader "
+			  "(arm_ or mips_cpu_gdb_read_register) and cpu_get_phys_page_debug "
+			  "(exported by QEMU 7.2's qemu-system-arm and -mips): not found");
 		return -1;
 	}
 	if (l2c_base != UINT64_MAX && !(system_mode && isa == ISA_A32)) {

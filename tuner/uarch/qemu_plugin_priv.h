@@ -75,9 +75,12 @@ void blocks_flush(void);
 
 /* ---- the guest's registers (qemu_plugin_regs.c) ---- */
 
-/* Finds QEMU's functions: 0, or -1 when this QEMU does not export them. */
-int find_qemu_internals(void);
-/* Register n of vcpu (gdb's numbering: r0-r15 0-15, CPSR 25): 0, or -1. */
+/* Finds QEMU's functions, reader the target's gdb register reader
+ * ("arm_cpu_gdb_read_register", "mips_cpu_gdb_read_register"): 0, or -1
+ * when this QEMU does not export them. */
+int find_qemu_internals(const char *reader);
+/* Register n of vcpu (gdb's numbering: ARM r0-r15 0-15, CPSR 25; MIPS
+ * GPRs 0-31): 0, or -1. */
 int read_reg(unsigned vcpu, int n, uint32_t *out);
 /* The physical address vaddr maps to now; UINT64_MAX if none. */
 uint64_t phys_of(unsigned vcpu, uint64_t vaddr);

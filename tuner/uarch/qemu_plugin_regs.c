@@ -4,7 +4,7 @@
  * tuner-uarch.so's cache maintenance model (qemu_plugin_priv.h). The
  * plugin API of QEMU 7.2 reads neither (qemu_plugin_read_register came
  * with QEMU 9), so these are QEMU's own functions, which qemu-system-arm
- * exports: the gdb stub's register reader and the debugger's address
+ * and qemu-system-mips(el) export: the gdb stub's register reader and the debugger's address
  * translation, found with dlsym. Only a callback registered with
  * QEMU_PLUGIN_CB_R_REGS may use them: QEMU then writes the guest's
  * registers back to the CPU state before calling it.
@@ -26,11 +26,10 @@ static struct gbytes *(*g_new_bytes)(void);
 static struct gbytes *(*g_set_bytes)(struct gbytes *, unsigned);
 static struct gbytes *regbuf;
 
-int find_qemu_internals(void)
+int find_qemu_internals(const char *reader)
 {
 	q_get_cpu = (void *(*)(int))dlsym(RTLD_DEFAULT, "qemu_get_cpu");
-	q_read_reg = (int (*)(void *, struct gbytes *, int))dlsym(RTLD_DEFAULT,
-								  "arm_cpu_gdb_read_register");
+	q_read_reg = (int (*)(void *, struct gbytes *, int))dlsym(RTLD_DEFAULT, reader);
 	q_phys_page = (uint64_t (*)(void *, uint64_t))dlsym(RTLD_DEFAULT, "cpu_get_phys_page_debug");
 	g_new_bytes = (struct gbytes * (*)(void))dlsym(RTLD_DEFAULT, "g_byte_array_new");
 	g_set_bytes = (struct gbytes * (*)(struct gbytes *, unsigned))dlsym(RTLD_DEFAULT,
@@ -41,8 +40,9 @@ int find_qemu_internals(void)
 	return regbuf ? 0 : -1;
 }
 
-/* Register n of vcpu (gdb's numbering: r0-r15 0-15, CPSR 25). The
- * callback must have asked for QEMU_PLUGIN_CB_R_REGS. */
+/* Register n of vcpu, 32 bits (gdb's numbering: ARM r0-r15 0-15, CPSR
+ * 25; MIPS the GPRs 0-31). The callback must have asked for
+ * QEMU_PLUGIN_CB_R_REGS. */
 int read_reg(unsigned vcpu, int n, uint32_t *out)
 {
 	void *cs = q_get_cpu((int)vcpu);
@@ -58,7 +58,7 @@ int read_reg(unsigned vcpu, int n, uint32_t *out)
 }
 
 /* The physical address of vaddr in vcpu's current translation; -1 if none
- * (4 KB pages: ARMv7's smallest). */
+ * (4 KB pages: the smallest of ARMv7 and of MIPS32). */
 uint64_t phys_of(unsigned vcpu, uint64_t vaddr)
 {
 	void *cs = q_get_cpu((int)vcpu);

@@ -363,6 +363,15 @@ uint64_t ua_fetch_groups(uint64_t vaddr, uint32_t size, uint32_t fetch, uint32_t
  * data by address and give -1.
  */
 int ua_decode_a32_maint(uint32_t insn, enum ua_maint_op *op, unsigned *rt);
+/*
+ * A MIPS32 (release 1/2) CACHE instruction that acts on a line by address:
+ * Hit_Invalidate, Hit_Writeback_Inv or Hit_Writeback on the primary data
+ * cache (returns 1, the level ua_core_maint() takes) or on the secondary
+ * (returns 2), the address GPR[*base] + *offset. -1 for any other word,
+ * the instruction cache's and tertiary's operations and the index ones
+ * included (not modelled).
+ */
+int ua_decode_mips_cache(uint32_t insn, enum ua_maint_op *op, unsigned *base, int32_t *offset);
 /* 1 if an A32 condition (0-14) passes with the CPSR flags nzcv (bits
  * 31-28 of the CPSR, as bits 3-0). */
 int ua_a32_cond(unsigned cond, unsigned nzcv);

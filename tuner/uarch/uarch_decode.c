@@ -180,6 +180,36 @@ int ua_decode_a32_maint(uint32_t insn, enum ua_maint_op *op, unsigned *rt)
 	return (int)cond;
 }
 
+int ua_decode_mips_cache(uint32_t insn, enum ua_maint_op *op, unsigned *base, int32_t *offset)
+{
+	unsigned which = (insn >> 16) & 0x1fu, cache = which & 3u, level;
+
+	if (insn >> 26 != 0x2fu)
+		return -1;
+	if (cache == 1) /* D: the primary data cache */
+		level = 1;
+	else if (cache == 3) /* S: the secondary (the 1004K's L2) */
+		level = 2;
+	else
+		return -1; /* I and T: not modelled */
+	switch (which >> 2) {
+	case 4: /* Hit_Invalidate */
+		*op = UA_MAINT_INV;
+		break;
+	case 5: /* Hit_Writeback_Inv */
+		*op = UA_MAINT_CLEAN_INV;
+		break;
+	case 6: /* Hit_Writeback */
+		*op = UA_MAINT_CLEAN;
+		break;
+	default:
+		return -1; /* index operations, tags, fills: not by address */
+	}
+	*base = (insn >> 21) & 0x1fu;
+	*offset = (int32_t)(int16_t)(insn & 0xffffu);
+	return (int)level;
+}
+
 int ua_a32_cond(unsigned cond, unsigned nzcv)
 {
 	unsigned n = nzcv >> 3 & 1, z = nzcv >> 2 & 1, c = nzcv >> 1 & 1, v = nzcv & 1;
