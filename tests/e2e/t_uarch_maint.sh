@@ -6,8 +6,8 @@
 # stored register, and the modelled caches do what the ops say. Known
 # answers (tests/fixtures/uarch/maint-a32.S says why each is what it is);
 # with maint off, the same program's loads all hit and no operation is
-# modelled. Then MIPS CACHE operations on qemu-system-mipsel -M malta
-# (counted and their level; their effect not yet, maint-mips.S).
+# modelled. Then the same for MIPS CACHE operations on
+# qemu-system-mipsel -M malta (tests/fixtures/uarch/maint-mips.S).
 . "$ROOT/tests/e2e/lib.sh"
 
 P=$(dirname "$TUNER")/tuner-uarch.so
@@ -60,8 +60,8 @@ done
 # MIPS (qemu-system-mipsel -M malta, the 1004k preset with maint=on): the
 # plugin decodes CACHE by address and reads its base register through
 # QEMU's mips_cpu_gdb_read_register: 4 D-cache operations and 1 on the
-# secondary (L2) in the counted window, the I-cache's not modelled.
-# Their effect on the caches is not checked yet (maint-mips.S says why).
+# secondary (L2) in the counted window, the I-cache's not modelled, with
+# the same known effects as the A32 program's (maint-mips.S).
 command -v qemu-system-mipsel >/dev/null || fail "no qemu-system-mipsel (make deps installs it)"
 mipsel-linux-gnu-gcc -march=mips32r2 -mno-abicalls -fno-pic -nostdlib -static -e _start \
 	-Wl,-Ttext=0x80100000 -Wl,--section-start=.window=0x80200000 -o maint-mips.elf \
@@ -70,14 +70,15 @@ timeout 60 qemu-system-mipsel -M malta -m 64M -display none -monitor none -seria
 	-kernel maint-mips.elf -plugin "$P,preset=1004k,maint=on,count=80200000-802fffff,out=$TMPDIR/mips" \
 	>mips.log 2>&1 || fail "qemu-system-mipsel: $(tail -3 mips.log)"
 grep -qx end mips 2>/dev/null || fail "mips: no report ($(tail -3 mips.log))"
-for kv in insns=10 maint_l1=4 maint_l2=1 l1d_read=2 undecoded=0; do
+for kv in insns=10 maint_l1=4 maint_l2=1 maint_held=4 maint_wb=1 maint_drop_dirty=0 l1d_read=2 \
+	l1d_read_miss=2 l2d_miss=1 undecoded=0; do
 	expect mips "${kv%=*}" "${kv#*=}"
 done
 grep -q 'could not be read' mips.log && fail "mips: addresses not read: $(cat mips.log)"
 timeout 60 qemu-system-mipsel -M malta -m 64M -display none -monitor none -serial none -no-reboot \
 	-kernel maint-mips.elf -plugin "$P,preset=1004k,count=80200000-802fffff,out=$TMPDIR/mips-off" \
 	>mips-off.log 2>&1 || fail "qemu-system-mipsel (maint off): $(tail -3 mips-off.log)"
-for kv in insns=10 maint_l1=0 maint_l2=0; do
+for kv in insns=10 maint_l1=0 maint_l2=0 maint_held=0 l1d_read_miss=0 l2d_miss=0; do
 	expect mips-off "${kv%=*}" "${kv#*=}"
 done
 echo ok

@@ -212,6 +212,14 @@ static void on_maint(unsigned int vcpu, void *udata)
 	ua_core_maint(&core, r, 1, op, pa);
 }
 
+/* MIPS: QEMU 7.2 reports a RAM access at its RAM region's own address
+ * plus the offset (malta: 0x80000000 + offset; physical 0 is an alias),
+ * so an operation's kseg0/kseg1 address (va & 0x1fffffff physical) is put
+ * in those terms with the difference the first kseg0 RAM access showed
+ * (UINT64_MAX until then). */
+static uint64_t mips_ram_delta = UINT64_MAX;
+#define mips_unmapped(va) ((va) >= 0x80000000u && (va) < 0xc0000000u)
+
 /* The exec callback of a MIPS CACHE instruction by address (before it
  * runs): udata is its word, and its block's region in bits 32 and up. */
 static void on_maint_mips(unsigned int vcpu, void *udata)
@@ -227,8 +235,14 @@ static void on_maint_mips(unsigned int vcpu, void *udata)
 
 	if (level < 0)
 		return;
-	if (read_reg(vcpu, (int)base, &va) < 0 ||
-	    (pa = phys_of(vcpu, (uint32_t)(va + (uint32_t)off))) == UINT64_MAX) {
+	if (read_reg(vcpu, (int)base, &va) < 0) {
+		maint_unread++;
+		return;
+	}
+	va += (uint32_t)off;
+	if (mips_unmapped(va) && mips_ram_delta != UINT64_MAX)
+		pa = (va & 0x1fffffffu) + mips_ram_delta;
+	else if ((pa = phys_of(vcpu, va)) == UINT64_MAX) {
 		maint_unread++;
 		return;
 	}
@@ -263,6 +277,9 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 			return;
 		}
 		addr = qemu_plugin_hwaddr_phys_addr(hw);
+		if (mips_ram_delta == UINT64_MAX && (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) &&
+		    mips_unmapped((uint32_t)vaddr))
+			mips_ram_delta = addr - (vaddr & 0x1fffffffu);
 	}
 	data_access(r, info, addr);
 }
