@@ -225,8 +225,9 @@ for g in $gros; do
 	if [ ! -s "$o" ]; then
 		mkdir -p "$det/sender-gro-$g"
 		TUNER_OUT=$det/sender-gro-$g TUNER_RUN=0 TUNER_ARTIFACT=$b/arch/arm/boot/zImage \
-			TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin TUNER_KERNEL_MODEL_PATH=${penv:-dma} TUNER_KERNEL_MODEL_GRO=$g TUNER_KERNEL_MODEL_SENDONLY=1 \
-			"$root/targets/qemu-linux/model.sh" >"$o.tmp"
+			TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin \
+			TUNER_KERNEL_MODEL_PATH=${penv:-dma} TUNER_KERNEL_MODEL_GRO=$g \
+			TUNER_KERNEL_MODEL_SENDONLY=1 "$root/targets/qemu-linux/model.sh" >"$o.tmp"
 		mv "$o.tmp" "$o"
 	fi
 	fwd=$det/boot1.out
@@ -356,11 +357,11 @@ for tb in $(jq -r 'select(.type == "measure") | .testbed // "local"' "$j" | sort
 	[ "$tb" = local ] || suffix=$tb.
 	f=$b/model.blocks.${suffix}0
 	[ -f "$f" ] || continue
-	packets=$(grep -ho 'packets=[0-9]*' "$b/measure-$tb.log" 2>/dev/null | head -1 | cut -d= -f2)
 	p=bcm47094
 	[ "$tb" = before ] && p=cortex-a9
 	echo "  testbed $tb"
-	"$tuner" profile --preset "$p" --elf "$b/vmlinux" ${packets:+--packets "$packets"} "$f" | sed 's/^/  /'
+	# Per packet: tuner profile takes them from the measure log beside $f.
+	"$tuner" profile --preset "$p" --elf "$b/vmlinux" "$f" | sed 's/^/  /'
 	"$tuner" profile --preset "$p" --elf "$b/vmlinux" --csv "$f" | awk -F, '
 		$1 ~ /"(v7_dma_inv_range|l2c210_inv_range|v7_dma_clean_range|l2c210_clean_range|dma_cache_maint_page|__dma_page_dev_to_cpu|__dma_page_cpu_to_dev|l2c210_sync)"/ { s += $3 }
 		END { printf "  the DMA maintenance functions: %.2f%% of the modelled cycles (the seeds: about 25%%)\n", s }'

@@ -66,18 +66,22 @@ command -v qemu-system-mipsel >/dev/null || fail "no qemu-system-mipsel (make de
 mipsel-linux-gnu-gcc -march=mips32r2 -mno-abicalls -fno-pic -nostdlib -static -e _start \
 	-Wl,-Ttext=0x80100000 -Wl,--section-start=.window=0x80200000 -o maint-mips.elf \
 	"$ROOT/tests/fixtures/uarch/maint-mips.S"
-timeout 60 qemu-system-mipsel -M malta -m 64M -display none -monitor none -serial none -no-reboot \
-	-kernel maint-mips.elf -plugin "$P,preset=1004k,maint=on,count=80200000-802fffff,out=$TMPDIR/mips" \
-	>mips.log 2>&1 || fail "qemu-system-mipsel: $(tail -3 mips.log)"
-grep -qx end mips 2>/dev/null || fail "mips: no report ($(tail -3 mips.log))"
+# run_mips OUT PLUGIN-ARGS: the program until it resets the board (QEMU
+# exits with -no-reboot; the plugin writes its report), at most 60 s.
+run_mips() {
+	timeout 60 qemu-system-mipsel -M malta -m 64M -display none -monitor none -serial none \
+		-no-reboot -kernel maint-mips.elf \
+		-plugin "$P,$2,count=80200000-802fffff,out=$TMPDIR/$1" >"$1.log" 2>&1 ||
+		fail "qemu-system-mipsel ($2): $(tail -3 "$1.log")"
+	grep -qx end "$1" 2>/dev/null || fail "$1: no report ($(tail -3 "$1.log"))"
+}
+run_mips mips preset=1004k,maint=on
 for kv in insns=10 maint_l1=4 maint_l2=1 maint_held=4 maint_wb=1 maint_drop_dirty=0 l1d_read=2 \
 	l1d_read_miss=2 l2d_miss=1 undecoded=0; do
 	expect mips "${kv%=*}" "${kv#*=}"
 done
 grep -q 'could not be read' mips.log && fail "mips: addresses not read: $(cat mips.log)"
-timeout 60 qemu-system-mipsel -M malta -m 64M -display none -monitor none -serial none -no-reboot \
-	-kernel maint-mips.elf -plugin "$P,preset=1004k,count=80200000-802fffff,out=$TMPDIR/mips-off" \
-	>mips-off.log 2>&1 || fail "qemu-system-mipsel (maint off): $(tail -3 mips-off.log)"
+run_mips mips-off preset=1004k
 for kv in insns=10 maint_l1=0 maint_l2=0 maint_held=0 l1d_read_miss=0 l2d_miss=0; do
 	expect mips-off "${kv%=*}" "${kv#*=}"
 done

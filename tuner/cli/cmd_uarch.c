@@ -398,8 +398,8 @@ int cmd_uarch(int argc, char **argv)
 			add_item(&it, xstrdup(argv[i]), xstrdup(argv[i]));
 		free(builds);
 		if (it.n == before) {
-			fprintf(stderr, "tuner: uarch: no uarch report (uarch.out.*, model.report.*) under '%s'\n",
-				argv[i]);
+			fprintf(stderr, "tuner: uarch: no uarch report (uarch.out.*, model.report.*) "
+					"under '%s'\n", argv[i]);
 			ret = EXIT_FAIL;
 			goto out;
 		}

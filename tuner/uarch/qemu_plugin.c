@@ -60,6 +60,7 @@
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum isa { ISA_NONE, ISA_A32, ISA_MIPS_LE, ISA_MIPS_BE };
+#define ISA_IS_MIPS (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE)
 
 struct ua_core core;
 static enum isa isa;
@@ -216,8 +217,10 @@ static void on_maint(unsigned int vcpu, void *udata)
  * plus the offset (malta: 0x80000000 + offset; physical 0 is an alias),
  * so an operation's kseg0/kseg1 address (va & 0x1fffffff physical) is put
  * in those terms with the difference the first kseg0 RAM access showed
- * (UINT64_MAX until then). */
+ * (UINT64_MAX until then; learnt only while mips_learn is set: MIPS with
+ * maint on). */
 static uint64_t mips_ram_delta = UINT64_MAX;
+static int mips_learn;
 #define mips_unmapped(va) ((va) >= 0x80000000u && (va) < 0xc0000000u)
 
 /* The exec callback of a MIPS CACHE instruction by address (before it
@@ -277,9 +280,10 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
 			return;
 		}
 		addr = qemu_plugin_hwaddr_phys_addr(hw);
-		if (mips_ram_delta == UINT64_MAX && (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) &&
-		    mips_unmapped((uint32_t)vaddr))
+		if (mips_learn && mips_unmapped((uint32_t)vaddr)) {
 			mips_ram_delta = addr - (vaddr & 0x1fffffffu);
+			mips_learn = 0;
+		}
 	}
 	data_access(r, info, addr);
 }
@@ -312,7 +316,7 @@ static void decode(struct block *b, struct qemu_plugin_tb *tb, const struct rang
 				return;
 		ua_decode_a32(&b->br, word(last, 0), qemu_plugin_insn_vaddr(last));
 		b->decoded = 1;
-	} else if (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) {
+	} else if (ISA_IS_MIPS) {
 		int be = isa == ISA_MIPS_BE;
 
 		/* The branch sits before its delay slot, which ends the block;
@@ -412,25 +416,21 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
 		uintptr_t u = b->region;
 		enum qemu_plugin_cb_flags fl = QEMU_PLUGIN_CB_NO_REGS;
-		int a32 = isa == ISA_A32 && b->decoded && qemu_plugin_insn_size(in) == 4;
+		int four = qemu_plugin_insn_size(in) == 4;
+		int a32 = isa == ISA_A32 && b->decoded && four, mips = ISA_IS_MIPS && four;
+		uint32_t w = four ? word(in, isa == ISA_MIPS_BE) : 0;
+		void *maint_udata = (void *)(uintptr_t)((uint64_t)b->region << 32 | w);
 		enum ua_maint_op op;
-		unsigned rt;
-
-		int mips = (isa == ISA_MIPS_LE || isa == ISA_MIPS_BE) && qemu_plugin_insn_size(in) == 4;
-		unsigned base;
+		unsigned rt, base;
 		int32_t off;
 
-		if (mips && maint_on &&
-		    ua_decode_mips_cache(word(in, isa == ISA_MIPS_BE), &op, &base, &off) > 0)
-			qemu_plugin_register_vcpu_insn_exec_cb(
-				in, on_maint_mips, QEMU_PLUGIN_CB_R_REGS,
-				(void *)(uintptr_t)((uint64_t)b->region << 32 |
-						    word(in, isa == ISA_MIPS_BE)));
-		if (a32 && maint_on && ua_decode_a32_maint(word(in, 0), &op, &rt) >= 0)
-			qemu_plugin_register_vcpu_insn_exec_cb(
-				in, on_maint, QEMU_PLUGIN_CB_R_REGS,
-				(void *)(uintptr_t)((uint64_t)b->region << 32 | word(in, 0)));
-		if (a32 && maint_on && l2c_base != UINT64_MAX && ua_decode_a32_str(word(in, 0), &rt)) {
+		if (mips && maint_on && ua_decode_mips_cache(w, &op, &base, &off) > 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(in, on_maint_mips, QEMU_PLUGIN_CB_R_REGS,
+							       maint_udata);
+		if (a32 && maint_on && ua_decode_a32_maint(w, &op, &rt) >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(in, on_maint, QEMU_PLUGIN_CB_R_REGS,
+							       maint_udata);
+		if (a32 && maint_on && l2c_base != UINT64_MAX && ua_decode_a32_str(w, &rt)) {
 			u |= (uintptr_t)(rt + 1) << 8;
 			fl = QEMU_PLUGIN_CB_R_REGS;
 		}
@@ -569,6 +569,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	maint_on = cfg.maint && system_mode && isa != ISA_NONE;
+	mips_learn = maint_on && ISA_IS_MIPS;
 	if (maint_on && find_qemu_internals(isa == ISA_A32 ? "arm_cpu_gdb_read_register"
 							   : "mips_cpu_gdb_read_register") < 0) {
 		die("%s", "maint=on needs QEMU's qemu_get_cpu, its target's gdb register reader "

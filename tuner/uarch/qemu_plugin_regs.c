@@ -4,8 +4,8 @@
  * tuner-uarch.so's cache maintenance model (qemu_plugin_priv.h). The
  * plugin API of QEMU 7.2 reads neither (qemu_plugin_read_register came
  * with QEMU 9), so these are QEMU's own functions, which qemu-system-arm
- * and qemu-system-mips(el) export: the gdb stub's register reader and the debugger's address
- * translation, found with dlsym. Only a callback registered with
+ * and qemu-system-mips(el) export: the gdb stub's register reader and the
+ * debugger's address translation, found with dlsym. Only a callback registered with
  * QEMU_PLUGIN_CB_R_REGS may use them: QEMU then writes the guest's
  * registers back to the CPU state before calling it.
  */
