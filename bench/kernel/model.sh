@@ -18,9 +18,15 @@
 # 3. `tuner compare` -O2 against -O2 -fno-reorder-blocks on the same
 #    journal (nothing built or measured again): its verdict.
 #
-#   bench/kernel/model.sh [--seeds K] [--boots N] [--configs 'A;B;...']
-#                         [--gro off|on|both] [--align5] [--before]
-#                         [--results DIR] [--tuner TUNER]
+#   bench/kernel/model.sh [--board vexpress|malta] [--seeds K] [--boots N]
+#                         [--configs 'A;B;...'] [--gro off|on|both]
+#                         [--align5] [--before] [--results DIR]
+#                         [--tuner TUNER]
+#
+# --board malta: the MT7621's side (spaces/qemu-linux-mt7621.yaml: the
+# kernel for QEMU's malta on the modelled 1004Kc, preset mt7621, results
+# results/kernel-mt7621 by default); everything below the same, but no
+# --align5 and no --before (both are the A9's).
 #
 # 4. --gro both: every build measured with the router's GRO off and on
 #    (two testbeds, gro-off and gro-on, each with its own table);
@@ -56,12 +62,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 tuner=$root/build/release/tuner
-seeds=5 boots=3 gro=off align5=0 before=0
+seeds=5 boots=3 gro=off align5=0 before=0 board=vexpress res=
 configs='-O2;-Os;-O2 -fno-reorder-blocks;-O2 -fno-tree-ch;-O2 -falign-functions=32'
-res=$root/results/kernel-model
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '/^set -euo/d' -e 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
 	case $1 in
+	--board) board=${2:?--board needs vexpress or malta}; shift 2 ;;
 	--seeds) seeds=${2:?--seeds needs a number}; shift 2 ;;
 	--boots) boots=${2:?--boots needs a number}; shift 2 ;;
 	--configs) configs=${2:?--configs needs a list}; shift 2 ;;
@@ -79,6 +85,27 @@ for v in "$seeds" "$boots"; do
 done
 case $configs in -O2\;* | -O2) ;; *) echo "kernel/model.sh: the first flag set must be -O2 (the baseline)" >&2; exit 2 ;; esac
 case $gro in off | on | both) ;; *) echo "kernel/model.sh: --gro '$gro': off, on or both" >&2; exit 2 ;; esac
+# The board's study, preset, image, DMA maintenance functions and the
+# seeds' figures for dropping -fno-reorder-blocks (thread 004).
+case $board in
+vexpress)
+	space=qemu-linux-model.yaml preset=bcm47094 image=arch/arm/boot/zImage
+	res=${res:-$root/results/kernel-model}
+	dmafns='v7_dma_inv_range|l2c210_inv_range|v7_dma_clean_range|l2c210_clean_range|dma_cache_maint_page|__dma_page_dev_to_cpu|__dma_page_cpu_to_dev|l2c210_sync'
+	seedfig="the seeds' BCM47094: +14.1% GRO off, +4.3% GRO on"
+	dmaseed="the seeds' BCM47094: about 25%"
+	;;
+malta)
+	space=qemu-linux-mt7621.yaml preset=mt7621 image=vmlinuz
+	res=${res:-$root/results/kernel-mt7621}
+	dmafns='r4k_dma_cache_inv|r4k_dma_cache_wback_inv|mips_sc_inv|mips_sc_wback_inv|dma_sync_phys|arch_sync_dma_for_device|arch_sync_dma_for_cpu|blast_inv_scache_range|blast_dcache_range|blast_inv_dcache_range|blast_scache_range'
+	seedfig="the seeds' MT7621: +0.07% GRO off, -16.09% GRO on (-18.20% in a second run)"
+	dmaseed="no MT7621 profile in the seeds"
+	[ "$align5" = 1 ] || [ "$before" = 1 ] &&
+		{ echo "kernel/model.sh: --align5 and --before are the vexpress board's" >&2; exit 2; }
+	;;
+*) echo "kernel/model.sh: --board '$board': vexpress or malta" >&2; exit 2 ;;
+esac
 tuner=$(readlink -f "$tuner")
 [ -x "$tuner" ] || { echo "kernel/model.sh: no tuner at $tuner (make)" >&2; exit 2; }
 mkdir -p "$res"
@@ -110,7 +137,7 @@ study=$res/kernel-model.yaml
 {
 	sed -e "s|^source: {repo: \.\./|source: {repo: $root/|" \
 		-e "s|\\\$TUNER_STUDY_DIR/\.\./|$root/|g" -e "s|\.\./targets/|$root/targets/|g" \
-		-e '/^space:$/,/^layout:/d' "$root/spaces/qemu-linux-model.yaml" |
+		-e '/^space:$/,/^layout:/d' "$root/spaces/$space" |
 		if [ "$before" = 1 ]; then
 			sed -e "s|^  command: '\"$root/targets/qemu-linux/model.sh\"'|  command: 'TUNER_KERNEL_MODEL_PATH=virtio \"$root/targets/qemu-linux/model.sh\"'|" \
 				-e 's|uarch: {preset: bcm47094}|uarch: {preset: cortex-a9}|'
@@ -131,7 +158,7 @@ mv "$study.tmp" "$study"
 echo "== tuner run: ${#list[@]} flag sets x $seeds layout seeds ($study)"
 "$tuner" run --results "$res" "$study"
 j=$res/journal.jsonl
-preset=bcm47094 penv=
+penv= bpreset=$preset
 [ "$before" = 1 ] && preset=cortex-a9 penv=virtio
 
 # --align5: a commit of the kernel with `.align 5` (32 bytes) before the
@@ -179,15 +206,15 @@ plugin=$(dirname "$tuner")/tuner-uarch.so
 # Kept per kernel, plugin, measurement scripts and model: a change to any
 # of them boots again.
 q=$root/targets/qemu-linux
-dkey=$( (cat "$b/arch/arm/boot/zImage" "$plugin" "$q/model.sh" "$q/natgen.c" "$q/router-init.sh" \
+dkey=$( (cat "$b/$image" "$plugin" "$q/model.sh" "$q/natgen.c" "$q/router-init.sh" \
 	"$q/router-nat.sh" "$q/mk-initramfs.sh" "$q/mk-dtb.sh"; echo "$preset $penv") | sha1sum | cut -c1-12)
 det=$res/determinism/$dkey
 mkdir -p "$det"
 for i in $(seq "$boots"); do
 	o=$det/boot$i.out
 	if [ ! -s "$o" ]; then
-		TUNER_ARTIFACT=$b/arch/arm/boot/zImage TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin \
-			TUNER_KERNEL_MODEL_PATH=${penv:-dma} "$root/targets/qemu-linux/model.sh" >"$o.tmp"
+		TUNER_ARTIFACT=$b/$image TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin \
+			TUNER_KERNEL_MODEL_PATH=${penv:-dma} "$root/targets/qemu-linux/model.sh" "$board" >"$o.tmp"
 		mv "$o.tmp" "$o"
 	fi
 	"$tuner" uarch --preset "$preset" --csv "$o" | tail -1 | sed "s/^/boot $i,/"
@@ -224,10 +251,10 @@ for g in $gros; do
 	o=$det/sender-gro-$g.out
 	if [ ! -s "$o" ]; then
 		mkdir -p "$det/sender-gro-$g"
-		TUNER_OUT=$det/sender-gro-$g TUNER_RUN=0 TUNER_ARTIFACT=$b/arch/arm/boot/zImage \
+		TUNER_OUT=$det/sender-gro-$g TUNER_RUN=0 TUNER_ARTIFACT=$b/$image \
 			TUNER_UARCH=preset=$preset TUNER_UARCH_PLUGIN=$plugin \
 			TUNER_KERNEL_MODEL_PATH=${penv:-dma} TUNER_KERNEL_MODEL_GRO=$g \
-			TUNER_KERNEL_MODEL_SENDONLY=1 "$root/targets/qemu-linux/model.sh" >"$o.tmp"
+			TUNER_KERNEL_MODEL_SENDONLY=1 "$root/targets/qemu-linux/model.sh" "$board" >"$o.tmp"
 		mv "$o.tmp" "$o"
 	fi
 	fwd=$det/boot1.out
@@ -246,9 +273,10 @@ echo "  where the sender's cycles go (GRO off, per frame sent):"
 	"$det/sender-gro-off.out" | cut -d= -f2)" --top 8 "$det/sender-gro-off/model.blocks.0" | sed 's/^/  /'
 
 echo "== flag sets on $seeds layout seeds (MODELLED cycles per forwarded packet, preset $preset${penv:+, path $penv})"
-python3 - "$j" "$configs" "$seeds" "$a5" <<'PY'
+python3 - "$j" "$configs" "$seeds" "$a5" "$seedfig" "${image##*/}" <<'PY'
 import json, math, statistics as st, sys
 j, configs, k, a5 = sys.argv[1], sys.argv[2].split(";"), int(sys.argv[3]), sys.argv[4]
+seedfig, image = sys.argv[5], sys.argv[6]
 builds, size, cyc = {}, {}, {}
 for line in open(j):
     r = json.loads(line)
@@ -280,7 +308,7 @@ for tb in sorted(cyc):
         continue
     bm = st.mean(base)
     print("  testbed %s%s" % (tb, {"local": " (GRO off)", "gro-on": " (GRO on)", "before": " (before: virtio, cortex-a9)"}.get(tb, "")))
-    print("  %-36s %11s %12s %8s %8s %19s %32s" % ("flags", "zImage B", "cycles/pkt", "layout sd", "range", "min-max", "vs -O2 (95% CI)"))
+    print("  %-36s %11s %12s %8s %8s %19s %32s" % ("flags", image + " B", "cycles/pkt", "layout sd", "range", "min-max", "vs -O2 (95% CI)"))
     for cf in rows:
         v = [c.get(cf, {}).get(s) for s in range(k)]
         if not c.get(cf):
@@ -304,8 +332,8 @@ for tb in sorted(cyc):
         d, h = welch(vb, va)
         lo, hi = 100 / (1 + (d + h) / 100) - 100, 100 / (1 + (d - h) / 100) - 100
         print("  dropping -fno-reorder-blocks from '%s': %+.2f%% modelled Mbit/s [%+.2f, %+.2f]"
-              " (cycles %+.2f%%); the seeds' BCM47094: +14.1%% GRO off, +4.3%% GRO on"
-              % (a, (st.mean(va) / st.mean(vb) - 1) * 100, lo, hi, d))
+              " (cycles %+.2f%%); %s"
+              % (a, (st.mean(va) / st.mean(vb) - 1) * 100, lo, hi, d, seedfig))
 PY
 
 echo "== the counters that explain dropping -fno-reorder-blocks (tuner uarch, mean per packet over the layout seeds)"
@@ -357,14 +385,14 @@ for tb in $(jq -r 'select(.type == "measure") | .testbed // "local"' "$j" | sort
 	[ "$tb" = local ] || suffix=$tb.
 	f=$b/model.blocks.${suffix}0
 	[ -f "$f" ] || continue
-	p=bcm47094
+	p=$bpreset
 	[ "$tb" = before ] && p=cortex-a9
 	echo "  testbed $tb"
 	# Per packet: tuner profile takes them from the measure log beside $f.
 	"$tuner" profile --preset "$p" --elf "$b/vmlinux" "$f" | sed 's/^/  /'
-	"$tuner" profile --preset "$p" --elf "$b/vmlinux" --csv "$f" | awk -F, '
-		$1 ~ /"(v7_dma_inv_range|l2c210_inv_range|v7_dma_clean_range|l2c210_clean_range|dma_cache_maint_page|__dma_page_dev_to_cpu|__dma_page_cpu_to_dev|l2c210_sync)"/ { s += $3 }
-		END { printf "  the DMA maintenance functions: %.2f%% of the modelled cycles (the seeds: about 25%%)\n", s }'
+	"$tuner" profile --preset "$p" --elf "$b/vmlinux" --csv "$f" | awk -F, -v fns="$dmafns" -v seed="$dmaseed" '
+		$1 ~ "\"(" fns ")\"" { s += $3 }
+		END { printf "  the DMA maintenance functions: %.2f%% of the modelled cycles (%s)\n", s, seed }'
 done
 
 if printf '%s\n' "${list[@]}" | grep -qx -- '-O2 -fno-reorder-blocks' && [ "$gro" != both ]; then

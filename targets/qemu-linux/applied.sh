@@ -8,10 +8,16 @@
 # KCFLAGS is meant for the kernel's C code only. For a PGO build, the
 # instrumented kernel tuner built in $TUNER_OUT/pgo-generate is not the
 # one measured: it is left out too.
+#
+#   applied.sh [vexpress | malta]   (the board: which cross compiler)
 set -euo pipefail
 set -f
 : "${TUNER_OUT:?TUNER_OUT not set}"
-cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+case ${1:-vexpress} in
+vexpress) cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-} ;;
+malta) cross=${TUNER_KERNEL_CROSS:-mipsel-linux-gnu-} ;;
+*) echo "applied.sh: unknown board '$1' (vexpress or malta)" >&2; exit 1 ;;
+esac
 find "$TUNER_OUT" \( -path "$TUNER_OUT/scripts" -o -path "$TUNER_OUT/pgo-generate" \) -prune -o \
 	-name '.*.o.cmd' -print0 |
 	xargs -0 -r sed -s -n '1{s/^cmd_[^ ]* := //;s/[[:space:]]*$//;p}' |

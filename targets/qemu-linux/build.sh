@@ -1,10 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The qemu-linux study's build command: cross-builds the kernel in $TUNER_SRC
-# out of tree into $TUNER_OUT for QEMU's vexpress-a9 as a minimal NAT
-# router (tinyconfig + router.config), and leaves the artifact
-# $TUNER_OUT/arch/arm/boot/zImage with the device tree beside it
-# (arch/arm/boot/dts/vexpress-v2p-ca9.dtb).
+# out of tree into $TUNER_OUT for one of QEMU's boards as a minimal NAT
+# router (tinyconfig + board-BOARD.config + router.config):
+#
+#   build.sh [vexpress | malta]
+#
+# vexpress (the default): QEMU's vexpress-a9 (Cortex-A9, the BCM47094's
+# stand-in), ARCH=arm; the artifact $TUNER_OUT/arch/arm/boot/zImage with
+# the device tree beside it (arch/arm/boot/dts/vexpress-v2p-ca9.dtb).
+# malta: QEMU's malta (MIPS32r2 little-endian, the MT7621's stand-in),
+# ARCH=mips; the artifact $TUNER_OUT/vmlinuz (self-extracting LZMA ELF).
 #
 # Environment (set by tuner; flags only ever reach make as variables):
 #   TUNER_SRC          the kernel tree (read only)
@@ -50,7 +56,8 @@
 #                        distcc_local; distcc_probes: Kbuild's compiler
 #                        probes, which distcc runs here) and its log.
 #                        docs/cluster.md
-#   TUNER_KERNEL_CROSS   cross prefix (default arm-linux-gnueabihf-)
+#   TUNER_KERNEL_CROSS   cross prefix (default arm-linux-gnueabihf-,
+#                        mipsel-linux-gnu- for malta)
 #   TUNER_KERNEL_EXTRA_CONFIG  a config fragment merged after router.config
 #                        (default: none); every option it sets must
 #                        survive olddefconfig, as router.config's must
@@ -70,7 +77,14 @@ work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
 flags=${TUNER_FLAGS-}
 jobs=${TUNER_JOBS:-2}
 seed=${TUNER_LAYOUT_SEED:-0}
-cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+board=${1:-vexpress}
+case $board in
+vexpress) karch=arm cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+	targets=(zImage vexpress-v2p-ca9.dtb) image=arch/arm/boot/zImage ;;
+malta) karch=mips cross=${TUNER_KERNEL_CROSS:-mipsel-linux-gnu-}
+	targets=(vmlinuz) image=vmlinuz ;;
+*) echo "build.sh: unknown board '$board' (vexpress or malta)" >&2; exit 1 ;;
+esac
 lock=${TUNER_KERNEL_LOCK:-$work/cpu.lock}
 extra=${TUNER_KERNEL_EXTRA_CONFIG:-}
 if [ -n "$extra" ] && [ ! -f "$extra" ]; then
@@ -113,7 +127,7 @@ B=$(cd "$TUNER_OUT" && pwd)
 exec 9>"$lock"
 flock -s 9
 
-kmake=(make -s -C "$TUNER_SRC" O="$B" ARCH=arm CROSS_COMPILE="$cross" -j"$jobs")
+kmake=(make -s -C "$TUNER_SRC" O="$B" ARCH=$karch CROSS_COMPILE="$cross" -j"$jobs")
 # Not for PGO builds: an instrumented object holds the absolute path of its
 # .gcda (its own build directory), which a cache hit made in another
 # directory would get wrong, and a profile-use compile reads a .gcda that
@@ -216,7 +230,7 @@ fi
 start=$(date +%s.%N)
 "${kmake[@]}" tinyconfig >/dev/null
 {
-	cat "$here/router.config"
+	cat "$here/board-$board.config" "$here/router.config"
 	if [ -n "$extra" ]; then cat "$extra"; fi
 	if [ $opt = size ]; then
 		echo "CONFIG_CC_OPTIMIZE_FOR_SIZE=y"
@@ -231,7 +245,7 @@ start=$(date +%s.%N)
 		echo "CONFIG_GCOV_PROFILE_ALL=y"
 	fi
 } >"$B/tuner.fragment"
-(cd "$B" && ARCH=arm CROSS_COMPILE="$cross" \
+(cd "$B" && ARCH=$karch CROSS_COMPILE="$cross" \
 	"$TUNER_SRC/scripts/kconfig/merge_config.sh" -m -O "$B" "$B/.config" "$B/tuner.fragment" >"$B/merge_config.log")
 "${kmake[@]}" olddefconfig >/dev/null
 
@@ -262,18 +276,19 @@ fi
 
 # KCFLAGS reaches make through the environment, as the flags came.
 # (Its warnings are kept for the count below, then go to the build log.)
-if ! KCFLAGS=$kcflags "${kmake[@]}" zImage vexpress-v2p-ca9.dtb 2>"$B/tuner-make.err"; then
+if ! KCFLAGS=$kcflags "${kmake[@]}" "${targets[@]}" 2>"$B/tuner-make.err"; then
 	cat "$B/tuner-make.err" >&2
 	exit 1
 fi
 cat "$B/tuner-make.err" >&2
 end=$(date +%s.%N)
 
-zimage=$B/arch/arm/boot/zImage
-[ -f "$zimage" ] || { echo "build.sh: no zImage" >&2; exit 1; }
+zimage=$B/$image
+[ -f "$zimage" ] || { echo "build.sh: no $image" >&2; exit 1; }
 zbytes=$(stat -c %s "$zimage")
 text=$("${cross}size" -A "$B/vmlinux" | awk '$1 == ".text" { print $2 }')
 secs=$(echo "$end - $start" | bc)
+# zimage_bytes: the compressed image (zImage, or malta's vmlinuz).
 printf 'optimize=%s flags=%s seed=%s pgo=%s\nbuild_seconds=%.0f\nzimage_bytes=%s\nvmlinux_text_bytes=%s\n' \
 	"$opt" "$flags" "$seed" "$pgo" "$secs" "$zbytes" "$text" >"$B/tuner-sizes.txt"
 # What ccache and distcc did for this build.
@@ -309,4 +324,4 @@ if [ "$pgo" = use ]; then
 	echo "build.sh: PGO use: $n .gcda files, $mism coverage mismatch warnings" >&2
 fi
 echo "build.sh: CONFIG_CC_OPTIMIZE_FOR_${opt^^}, KCFLAGS '$flags', $(printf %.0f "$secs") s;" \
-	"zImage $zbytes bytes, vmlinux .text $text bytes" >&2
+	"${image##*/} $zbytes bytes, vmlinux .text $text bytes" >&2

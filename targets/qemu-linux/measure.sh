@@ -136,7 +136,7 @@ cleanup() {
 	[ -n "$gcat_pid" ] && kill "$gcat_pid" 2>/dev/null
 	if [ -n "$qemu_pid" ]; then
 		kill "$qemu_pid" 2>/dev/null
-		wait "$qemu_pid" 2>/dev/null
+		wait "$qemu_pid" 2>/dev/null || true
 	fi
 	remove_run "$id"
 	if [ $keep_log -eq 0 ]; then rm -rf "$logdir"; fi

@@ -1,18 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Builds the router's initramfs (gzipped newc cpio) from the armhf packages
-# that scripts/install-kernel-deps.sh unpacked under
-# $TUNER_KERNEL_WORK/armhf/root: busybox-static, nft and ethtool with the
+# Builds the router's initramfs (gzipped newc cpio) from the armhf (or
+# mipsel) packages that scripts/install-kernel-deps.sh unpacked under
+# $TUNER_KERNEL_WORK/ARCH/root: busybox-static, nft and ethtool with the
 # shared libraries they need (the ELF NEEDED closure, read with the cross
 # readelf), /dev/console, router-init.sh as /init and router-nat.sh (its
 # NAT set-up, shared with the lab router's) in /lib, and natgen (natgen.c,
 # the model's in-guest traffic, built here with the cross compiler,
 # static). Prints the image's path; an image for the same inputs is reused.
 #
-#   mk-initramfs.sh [--natgen OUT]
+#   mk-initramfs.sh [--arch armhf | mipsel] [--natgen OUT]
 #
-# --natgen OUT: only build natgen, as the image holds it, into OUT (the
-# tests check that binary).
+# --arch: the userspace's architecture (default armhf: the vexpress
+# kernel's; mipsel: malta's). --natgen OUT: only build natgen, as the
+# image holds it, into OUT (the tests check that binary).
 #
 #   TUNER_KERNEL_WORK   work area (default <repo>/results/qemu-linux-work)
 set -euo pipefail
@@ -20,14 +21,23 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 work=${TUNER_KERNEL_WORK:-$root/results/qemu-linux-work}
-stage=$work/armhf/root
-cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-}
+arch=armhf
+if [ "${1:-}" = --arch ]; then
+	arch=${2:-}
+	shift 2 || true
+fi
+case $arch in
+armhf) cross=${TUNER_KERNEL_CROSS:-arm-linux-gnueabihf-} triplet=arm-linux-gnueabihf isa=(-marm) ;;
+mipsel) cross=${TUNER_KERNEL_CROSS:-mipsel-linux-gnu-} triplet=mipsel-linux-gnu isa=() ;;
+*) echo "mk-initramfs: --arch '$arch': armhf or mipsel" >&2; exit 1 ;;
+esac
+stage=$work/$arch/root
 readelf=${cross}readelf
 
-# natgen OUT: A32 code (-marm): its marks are A32 hints, which the plugin
-# looks for.
+# natgen OUT: on ARM A32 code (-marm): its marks are A32 hints, which the
+# plugin looks for (on MIPS, shifts to $0).
 natgen() {
-	"${cross}gcc" -std=c11 -D_GNU_SOURCE -static -marm -O2 -Wall -Wextra -Werror \
+	"${cross}gcc" -std=c11 -D_GNU_SOURCE -static "${isa[@]}" -O2 -Wall -Wextra -Werror \
 		-o "$1" "$here/natgen.c"
 }
 if [ "${1:-}" = --natgen ]; then
@@ -35,12 +45,12 @@ if [ "${1:-}" = --natgen ]; then
 	exit 0
 fi
 
-[ -f "$work/armhf/.complete" ] ||
-	{ echo "mk-initramfs: $work/armhf missing: run make deps-kernel (scripts/install-kernel-deps.sh)" >&2; exit 1; }
+[ -f "$work/$arch/.complete" ] ||
+	{ echo "mk-initramfs: $work/$arch missing: run make deps-kernel (scripts/install-kernel-deps.sh)" >&2; exit 1; }
 key=$(cat "$here/router-init.sh" "$here/router-nat.sh" "$here/mk-initramfs.sh" "$here/natgen.c" |
-	cat - <(ls "$work/armhf/debs") <("${cross}gcc" --version | head -1) |
+	cat - <(ls "$work/$arch/debs") <("${cross}gcc" --version | head -1) |
 	sha1sum | cut -c1-12)
-img=$work/initramfs/router-$key.cpio.gz
+img=$work/initramfs/router-$arch-$key.cpio.gz
 if [ -f "$img" ]; then
 	echo "$img"
 	exit 0
@@ -81,7 +91,7 @@ copy() {
 	interp=$("$readelf" -l "$src" | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p')
 	[ -n "$interp" ] && copy "${interp#/}"
 	for lib in $("$readelf" -d "$src" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
-		for dir in lib/arm-linux-gnueabihf usr/lib/arm-linux-gnueabihf lib usr/lib; do
+		for dir in "lib/$triplet" "usr/lib/$triplet" lib usr/lib; do
 			if [ -e "$stage/$dir/$lib" ]; then
 				copy "$dir/$lib"
 				continue 2

@@ -29,9 +29,9 @@
  * the hubs' other ports and the guest never receives its own traffic.
  *
  * The counted window: WARMUP rounds (caches, conntrack and NAT entries
- * warm), a drain, then the A32 hint `dbg #1` (the uarch plugin's
- * marks=on resets its counters there), ROUNDS rounds, a drain, `dbg #2`
- * (the plugin writes its report). Then it prints, from the interfaces'
+ * warm), a drain, then the A32 hint `dbg #1` (MIPS: `sll $0,$0,17`;
+ * the uarch plugin's marks=on resets its counters there), ROUNDS rounds,
+ * a drain, `dbg #2` (`sll $0,$0,18`: the plugin writes its report). Then it prints, from the interfaces'
  * counters read outside the window:
  *
  *   TUNER-GEN-DONE packets=N bytes=B sent=S
@@ -97,15 +97,23 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* The two marks; QEMU runs them as no-ops (see the uarch plugin). */
+/* The two marks; QEMU runs them as no-ops (see the uarch plugin): the A32
+ * hints dbg #1 and #2, on MIPS sll $0,$0,17 and 18. */
+#if defined(__arm__)
+#define MARK(a32, mips) __asm__ volatile(".inst " #a32 ::: "memory")
+#elif defined(__mips__)
+#define MARK(a32, mips) __asm__ volatile(".word " #mips ::: "memory")
+#else
+#error "natgen: marks for A32 and MIPS only"
+#endif
 static void mark_reset(void)
 {
-	__asm__ volatile(".inst 0xe320f0f1" ::: "memory");
+	MARK(0xe320f0f1, 0x00000440);
 }
 
 static void mark_dump(void)
 {
-	__asm__ volatile(".inst 0xe320f0f2" ::: "memory");
+	MARK(0xe320f0f2, 0x00000480);
 }
 
 static void sleep_us(long us)

@@ -19,15 +19,30 @@ if command -v dash >/dev/null; then
 	dash -n "$t/router-init.sh" || fail "router-init.sh is not POSIX sh"
 fi
 
-for opt in CONFIG_MMU CONFIG_ARCH_VEXPRESS CONFIG_SERIAL_AMBA_PL011_CONSOLE \
-	CONFIG_BLK_DEV_INITRD CONFIG_DEVTMPFS CONFIG_COMPAT_32BIT_TIME CONFIG_POSIX_TIMERS \
-	CONFIG_FILE_LOCKING CONFIG_VIRTIO_MMIO CONFIG_VIRTIO_NET CONFIG_NETFILTER \
+# The router's options, and each board's (build.sh merges board-B.config
+# with router.config).
+for opt in CONFIG_BLK_DEV_INITRD CONFIG_DEVTMPFS CONFIG_COMPAT_32BIT_TIME CONFIG_POSIX_TIMERS \
+	CONFIG_FILE_LOCKING CONFIG_VIRTIO_NET CONFIG_NETFILTER \
 	CONFIG_NF_CONNTRACK CONFIG_NF_NAT CONFIG_NF_TABLES CONFIG_NFT_MASQ CONFIG_NET_SCHED; do
 	grep -qx "$opt=y" "$t/router.config" || fail "router.config lacks $opt=y"
 done
-if grep -q '^CONFIG_CC_OPTIMIZE' "$t/router.config"; then
-	fail "router.config sets the optimisation level (build.sh picks it from the flags)"
+for opt in vexpress:CONFIG_MMU vexpress:CONFIG_ARCH_VEXPRESS vexpress:CONFIG_SERIAL_AMBA_PL011_CONSOLE \
+	vexpress:CONFIG_VIRTIO_MMIO malta:CONFIG_MIPS_MALTA malta:CONFIG_CPU_MIPS32_R2 \
+	malta:CONFIG_CPU_LITTLE_ENDIAN malta:CONFIG_SERIAL_8250_CONSOLE malta:CONFIG_PCI \
+	malta:CONFIG_VIRTIO_PCI malta:CONFIG_MIPS_FP_SUPPORT; do
+	grep -qx "${opt#*:}=y" "$t/board-${opt%%:*}.config" || fail "board-${opt%%:*}.config lacks ${opt#*:}=y"
+done
+if grep -q '^CONFIG_CC_OPTIMIZE' "$t/router.config" "$t"/board-*.config; then
+	fail "a config fragment sets the optimisation level (build.sh picks it from the flags)"
 fi
+if TUNER_SRC=$TMPDIR TUNER_OUT=$TMPDIR/o "$t/build.sh" sparc 2>"$TMPDIR/err"; then
+	fail "build.sh built for board sparc"
+fi
+grep -q "unknown board 'sparc' (vexpress or malta)" "$TMPDIR/err" || fail "build.sh sparc: $(cat "$TMPDIR/err")"
+# malta-caches.patch (prepare-source.sh's branch tuner-malta) is a patch of
+# c-r4k.c, sc-mips.c and malta-time.c alone.
+git apply --numstat "$t/malta-caches.patch" >"$TMPDIR/numstat" || fail "malta-caches.patch is not a patch"
+[ "$(cut -f3 "$TMPDIR/numstat" | tr "\n" " ")" = "arch/mips/mm/c-r4k.c arch/mips/mm/sc-mips.c arch/mips/mti-malta/malta-time.c " ] || fail "malta-caches.patch: $(cat "$TMPDIR/numstat")"
 
 # The study over a repository of our own (its real source is made by
 # prepare-source.sh, which this test does not run).
@@ -92,9 +107,18 @@ grep -q "no kernel image $TMPDIR/none" "$TMPDIR/err" || fail "measure.sh: $(cat 
 in_repo qemu-linux-model.yaml >"$repo/km.yaml"
 out=$("$TUNER" check "$repo/km.yaml") || fail "tuner check (model study): $out"
 echo "$out" | grep -q '4 configurations' || fail "model study: $out"
+in_repo qemu-linux-mt7621.yaml >"$repo/kmips.yaml"
+out=$("$TUNER" check "$repo/kmips.yaml") || fail "tuner check (mt7621 study): $out"
+echo "$out" | grep -q '4 configurations' || fail "mt7621 study: $out"
 "$t/mk-initramfs.sh" --natgen "$TMPDIR/natgen" || fail "natgen.c does not build"
 marks=$(arm-linux-gnueabihf-objdump -d "$TMPDIR/natgen" | grep -cE '\se320f0f[12]\s' || true)
 [ "$marks" = 2 ] || fail "natgen holds $marks mark instructions, not 2"
+# For malta: MIPS32, its marks the two shifts to $0 the plugin looks for.
+"$t/mk-initramfs.sh" --arch mipsel --natgen "$TMPDIR/natgen-mips" || fail "natgen.c does not build for mipsel"
+marks=$(mipsel-linux-gnu-objdump -d "$TMPDIR/natgen-mips" | grep -cE '\s0000(0440|0480)\s+sll\s+zero,zero,0x1[12]$' || true)
+[ "$marks" = 2 ] || fail "natgen (mipsel) holds $marks mark instructions, not 2"
+if "$t/mk-initramfs.sh" --arch sparc 2>"$TMPDIR/err"; then fail "mk-initramfs.sh took --arch sparc"; fi
+grep -q "'sparc': armhf or mipsel" "$TMPDIR/err" || fail "mk-initramfs.sh: $(cat "$TMPDIR/err")"
 if qemu-arm "$TMPDIR/natgen" lo lo 2>"$TMPDIR/err"; then fail "natgen ran without its arguments"; fi
 grep -q 'usage: natgen' "$TMPDIR/err" || fail "natgen: $(cat "$TMPDIR/err")"
 if qemu-arm "$TMPDIR/natgen" l w s k 1 1 1 sometimes 2>"$TMPDIR/err"; then fail "natgen took mode 'sometimes'"; fi
@@ -115,6 +139,11 @@ if TUNER_ARTIFACT=$TMPDIR/zi/zImage TUNER_UARCH=preset=cortex-a9 TUNER_UARCH_PLU
 	fail "model.sh accepted ROUNDS=lots"
 fi
 grep -q "'lots' is not a whole number" "$TMPDIR/err" || fail "model.sh: $(cat "$TMPDIR/err")"
+if TUNER_ARTIFACT=$TMPDIR/zi/zImage TUNER_UARCH=preset=mt7621 TUNER_UARCH_PLUGIN=$TMPDIR/none \
+	"$t/model.sh" sparc 2>"$TMPDIR/err"; then
+	fail "model.sh ran board sparc"
+fi
+grep -q "unknown board 'sparc'" "$TMPDIR/err" || fail "model.sh sparc: $(cat "$TMPDIR/err")"
 # The path, GRO and plugin options: one of their values, or refused.
 for args in "TUNER_KERNEL_MODEL_PATH=pci:TUNER_KERNEL_MODEL_PATH is 'pci': dma or virtio" \
 	"TUNER_KERNEL_MODEL_GRO=yes:TUNER_KERNEL_MODEL_GRO is 'yes': on or off" \

@@ -878,7 +878,7 @@ static void test_study__uarch(void **state)
 static void test_study__uarch_errors(void **state)
 {
 	expect_error(L1 L2 L3 L4 UAM "{l1i_miss: 3}}\n" L6, "5:57",
-		     "'measure.uarch' needs a preset (cortex-a9, bcm47094, 1004k, cachegrind)");
+		     "'measure.uarch' needs a preset (cortex-a9, bcm47094, 1004k, mt7621, cachegrind)");
 	expect_error(L1 L2 L3 L4 UAM "{preset: a15}}\n" L6, "5:66",
 		     "measure.uarch.preset: unknown preset 'a15'");
 	expect_error(L1 L2 L3 L4 UAM "{preset: cortex-a9, l1d: 32768:3:32}}\n" L6, "5:82",

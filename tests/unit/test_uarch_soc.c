@@ -278,6 +278,25 @@ static void test_uarch_soc__decode_mips_cache(void **state)
 	assert_int_equal(ua_decode_mips_cache(0x8d150000u, &op, &base, &off), -1);
 }
 
+/* The window marks: the A32 hints and the MIPS shifts to $0, each only in
+ * its own ISA, and their neighbours not. */
+static void test_uarch_soc__decode_mark(void **state)
+{
+	(void)state;
+	assert_int_equal(ua_decode_mark(0xe320f0f1u, 0), 1); /* dbg #1 */
+	assert_int_equal(ua_decode_mark(0xe320f0f2u, 0), 2); /* dbg #2 */
+	assert_int_equal(ua_decode_mark(0xe320f0f0u, 0), 0); /* dbg #0 */
+	assert_int_equal(ua_decode_mark(0xe320f0f3u, 0), 0);
+	assert_int_equal(ua_decode_mark(0x00000440u, 1), 1); /* sll $0,$0,17 */
+	assert_int_equal(ua_decode_mark(0x00000480u, 1), 2); /* sll $0,$0,18 */
+	assert_int_equal(ua_decode_mark(0x000000c0u, 1), 0); /* ehb */
+	assert_int_equal(ua_decode_mark(0x00000140u, 1), 0); /* pause */
+	assert_int_equal(ua_decode_mark(0x00000000u, 1), 0); /* nop */
+	assert_int_equal(ua_decode_mark(0x000004c0u, 1), 0); /* sll $0,$0,19 */
+	assert_int_equal(ua_decode_mark(0x00000440u, 0), 0);
+	assert_int_equal(ua_decode_mark(0xe320f0f1u, 1), 0);
+}
+
 static void test_uarch_soc__config(void **state)
 {
 	struct ua_config c, d;
@@ -296,6 +315,17 @@ static void test_uarch_soc__config(void **state)
 	assert_int_equal(strncmp(m, m2, strlen(m2)), 0);
 	assert_null(strstr(m2, "maint"));
 	assert_null(strstr(m2, "fetch"));
+	/* mt7621: the 1004k core and its string, with maint on and the SoC's
+	 * device costs. */
+	assert_int_equal(ua_config_preset(&c, "mt7621", err, sizeof(err)), 0);
+	assert_int_equal(ua_config_preset(&d, "1004k", err, sizeof(err)), 0);
+	ua_config_machine(&c, m, sizeof(m));
+	ua_config_machine(&d, m2, sizeof(m2));
+	assert_int_equal(strncmp(m, m2, strlen(m2)), 0);
+	assert_string_equal(m + strlen(m2), ",maint=on");
+	assert_true(c.io_read == 100 && c.io_write == 10 && c.fetch == 0 && c.taken == d.taken);
+	assert_string_equal(c.preset, "mt7621");
+	assert_int_equal(ua_config_preset(&d, "cortex-a9", err, sizeof(err)), 0);
 	/* Keys read back. */
 	assert_int_equal(ua_config_set(&d, "maint", "on", err, sizeof(err)), 0);
 	assert_int_equal(ua_config_set(&d, "fetch", "16", err, sizeof(err)), 0);
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_uarch_soc__fetch_groups),
 		cmocka_unit_test(test_uarch_soc__decode),
 		cmocka_unit_test(test_uarch_soc__decode_mips_cache),
+		cmocka_unit_test(test_uarch_soc__decode_mark),
 		cmocka_unit_test(test_uarch_soc__config),
 	};
 

@@ -27,7 +27,7 @@ const char profile_usage[] =
 	"(or .TESTBED.RUN) the packets are the last packets=N of measure-local.log\n"
 	"(or measure-TESTBED.log) beside it.\n\n"
 	"  --study S     the penalties and machine of S's measure.uarch\n"
-	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, cachegrind)\n"
+	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, mt7621, cachegrind)\n"
 	"  --set K=V     change one key after that (repeatable)\n"
 	"  --elf FILE    the program or kernel whose symbols name the code\n"
 	"                (default with DIR: DIR/vmlinux)\n"

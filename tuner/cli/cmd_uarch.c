@@ -35,7 +35,7 @@ const char uarch_usage[] =
 	"mispredicts, device accesses, fetch groups split at a line end), modelled\n"
 	"Mbit/s, and events per packet (with cache maintenance operations).\n\n"
 	"  --study S     the penalties and machine of S's measure.uarch\n"
-	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, cachegrind)\n"
+	"  --preset P    a preset's (cortex-a9, bcm47094, 1004k, mt7621, cachegrind)\n"
 	"  --set K=V     change one key of the core after that, e.g.\n"
 	"                --set l1i_miss=30 --set mispredict=13 (repeatable)\n"
 	"  --csv         CSV, one row per report\n"

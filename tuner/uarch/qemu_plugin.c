@@ -26,10 +26,12 @@
  *                 "dump PATH" writes a report to PATH (atomically)
  *   marks=on      the guest marks the counted window itself, at an exact
  *                 instruction (no host timing): executing the A32 hint
- *                 `dbg #1` (0xe320f0f1) resets the counters as "reset"
- *                 does, `dbg #2` (0xe320f0f2) writes the report to out=,
- *                 which QEMU's exit then leaves as it is (QEMU runs
- *                 either as a no-op; compilers never emit them).
+ *                 `dbg #1` (0xe320f0f1), or on MIPS `sll $0,$0,17`
+ *                 (0x00000440), resets the counters as "reset" does;
+ *                 `dbg #2` (0xe320f0f2), on MIPS `sll $0,$0,18`
+ *                 (0x00000480), writes the report to out=, which QEMU's
+ *                 exit then leaves as it is (QEMU runs them as no-ops;
+ *                 compilers never emit them).
  *                 The kernel router's in-guest traffic generator uses it
  *                 (targets/qemu-linux/natgen.c)
  *
@@ -71,7 +73,7 @@ int want_blocks;
 static int want_marks;
 static uint64_t l2c_base = UINT64_MAX; /* l2c=: the L2C-310's registers */
 static uint64_t maint_unread;          /* maintenance whose address could not be read */
-static int mark_dumped; /* a dbg #2 wrote out_path: keep it at exit */
+static int mark_dumped; /* a dump mark wrote out_path: keep it at exit */
 static int system_mode; /* QEMU emulates a whole machine */
 static int maint_on;    /* system mode, A32 or MIPS, a machine with maint=on */
 
@@ -88,15 +90,12 @@ static void die(const char *fmt, const char *arg)
 
 /* ---- marks ---- */
 
-#define MARK_RESET 0xe320f0f1u /* dbg #1 */
-#define MARK_DUMP 0xe320f0f2u  /* dbg #2 */
-
-/* An exec callback of a mark instruction: udata is its word. */
+/* An exec callback of a mark instruction: udata is ua_decode_mark()'s. */
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
 	pthread_mutex_lock(&lock);
-	if ((uintptr_t)udata == MARK_RESET)
+	if ((uintptr_t)udata == 1)
 		reset_counts();
 	else if (out_path) {
 		write_report(out_path);
@@ -401,16 +400,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	pthread_mutex_unlock(&lock);
 
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_exec, QEMU_PLUGIN_CB_NO_REGS, b);
-	for (size_t i = 0; want_marks && isa == ISA_A32 && i < n; i++) {
+	for (size_t i = 0; want_marks && isa != ISA_NONE && i < n; i++) {
 		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
-		uint32_t w;
+		int m;
 
 		if (qemu_plugin_insn_size(in) != 4)
 			continue;
-		w = word(in, 0);
-		if (w == MARK_RESET || w == MARK_DUMP)
+		m = ua_decode_mark(word(in, isa == ISA_MIPS_BE), ISA_IS_MIPS);
+		if (m)
 			qemu_plugin_register_vcpu_insn_exec_cb(in, on_mark, QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)w);
+							       (void *)(uintptr_t)m);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);

@@ -388,6 +388,15 @@ int ua_decode_a32_str(uint32_t insn, unsigned *rt);
  * Clean and Invalidate Line by PA). 0 for another register.
  */
 enum ua_maint_op ua_l2c310_line_op(uint64_t off);
+/*
+ * The guest's marks of a counted window (the plugin's marks=on): 1 for
+ * "reset the counters", 2 for "write the report", 0 for any other word.
+ * A32 (mips 0): the hints `dbg #1` (0xe320f0f1) and `dbg #2`
+ * (0xe320f0f2); MIPS32 (mips 1): `sll $0,$0,17` (0x00000440) and
+ * `sll $0,$0,18` (0x00000480), no-ops no compiler emits (GCC writes no
+ * shift to $0; ssnop, ehb and pause are the shift amounts 1, 3 and 5).
+ */
+int ua_decode_mark(uint32_t insn, int mips);
 
 /*
  * Writes the report (the tuner's uarch-model parsers read it):

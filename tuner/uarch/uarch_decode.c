@@ -257,3 +257,15 @@ enum ua_maint_op ua_l2c310_line_op(uint64_t off)
 		return 0;
 	}
 }
+
+int ua_decode_mark(uint32_t insn, int mips)
+{
+	uint32_t base = mips ? 0x00000400u : 0xe320f0f0u;
+	uint32_t step = mips ? 0x40u : 1u;
+
+	if (insn == base + step)
+		return 1;
+	if (insn == base + 2 * step)
+		return 2;
+	return 0;
+}
